@@ -1,0 +1,87 @@
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Logger } from '../log.ts';
+import type { LaunchPlan } from './launch-options.ts';
+
+/**
+ * One browser process per session, launched on first use and owned here: the
+ * upstream never launches or closes anything in the context-getter mode.
+ */
+export class SessionBrowser {
+  #plan: LaunchPlan;
+  #log: Logger;
+  #pending: Promise<BrowserContext> | undefined;
+  #browser: Browser | undefined;
+  #closed = false;
+
+  constructor(plan: LaunchPlan, log: Logger) {
+    this.#plan = plan;
+    this.#log = log;
+  }
+
+  /** Handed to the upstream as its context getter; concurrent calls share one launch. */
+  context(): Promise<BrowserContext> {
+    if (this.#closed) return Promise.reject(new Error('The session is closed.'));
+    this.#pending ??= this.#launch().catch((error: unknown) => {
+      this.#pending = undefined;
+      throw error;
+    });
+    return this.#pending;
+  }
+
+  get pid(): number | undefined {
+    return (this.#browser as unknown as { _process?: { pid?: number } } | undefined)?._process?.pid;
+  }
+
+  get running(): boolean {
+    return this.#browser?.isConnected() ?? false;
+  }
+
+  async #launch(): Promise<BrowserContext> {
+    const started = performance.now();
+    const browser = await chromium.launch(this.#plan.launch);
+    this.#browser = browser;
+    browser.on('disconnected', () => {
+      if (this.#browser === browser) {
+        this.#browser = undefined;
+        this.#pending = undefined;
+      }
+    });
+    if (this.#closed) {
+      await browser.close();
+      throw new Error('The session is closed.');
+    }
+    const userAgent = this.#plan.context.userAgent ?? (await honestUserAgent(browser));
+    const context = await browser.newContext({ ...this.#plan.context, userAgent });
+    // The context is the upstream's whole world: when it goes, the browser goes.
+    context.on('close', () => void browser.close().catch(() => {}));
+    this.#log.debug(`browser ${browser.version()} launched in ${Math.round(performance.now() - started)} ms`);
+    return context;
+  }
+
+  /** Ends the current browser; the next `context()` launches a fresh one. */
+  async relaunchNext(): Promise<void> {
+    const browser = this.#browser;
+    this.#browser = undefined;
+    this.#pending = undefined;
+    await browser?.close().catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const pending = this.#pending;
+    await this.relaunchNext();
+    // A launch still in flight closes itself when it sees #closed.
+    await pending?.catch(() => {});
+  }
+}
+
+/** Headless Chromium announces itself as HeadlessChrome; report it as Chrome. */
+async function honestUserAgent(browser: Browser): Promise<string | undefined> {
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const { userAgent } = (await cdp.send('Browser.getVersion')) as { userAgent: string };
+    return userAgent.includes('HeadlessChrome') ? userAgent.replace('HeadlessChrome', 'Chrome') : undefined;
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
+}

@@ -1,0 +1,42 @@
+import { runCommand } from 'citty';
+import { ConfigError, EXIT_USAGE } from '../config/config-error.ts';
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../package-info.ts';
+import { root } from './root.ts';
+import { COMMANDS, doctorHelp, rootHelp } from './usage.ts';
+
+// citty's runMain prints raw stacks for every error; ours prints a fixable
+// message for usage errors and keeps stacks for real bugs.
+export async function runCli(argv: string[]): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(argv[0] === 'doctor' ? doctorHelp() : rootHelp());
+    return;
+  }
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    process.stdout.write(`${PACKAGE_VERSION}\n`);
+    return;
+  }
+  try {
+    await runCommand(root, { rawArgs: commandFirst(argv) });
+  } catch (error) {
+    fail(error);
+  }
+}
+
+// citty hands a subcommand only the flags after its name, and takes any bare
+// word for a command name; flags may come before the name too
+// (`--browser-engine playwright doctor`), so put the name first, or `serve`.
+function commandFirst(argv: string[]): string[] {
+  const index = argv.findIndex((token) => token in COMMANDS);
+  if (index === -1) return ['serve', ...argv];
+  return [argv[index]!, ...argv.slice(0, index), ...argv.slice(index + 1)];
+}
+
+function fail(error: unknown): never {
+  const usage = error instanceof ConfigError || (error instanceof Error && error.name === 'CLIError');
+  if (usage) {
+    process.stderr.write(`${PACKAGE_NAME}: ${(error as Error).message}\n`);
+    process.exit(EXIT_USAGE);
+  }
+  process.stderr.write(`${PACKAGE_NAME}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+}

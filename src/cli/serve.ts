@@ -1,0 +1,18 @@
+import { defineCommand } from 'citty';
+import { COMMANDS } from './usage.ts';
+
+export default defineCommand({
+  meta: { name: 'serve', description: COMMANDS.serve },
+  async run({ rawArgs }) {
+    const { startup } = await import('./startup.ts');
+    const { config, upstreamConfig, log } = await startup(rawArgs);
+    const { resolveBrowserBinary } = await import('../browser/binary.ts');
+    const binary = await resolveBrowserBinary(config, upstreamConfig);
+    log.debug(`browser: ${binary.engine} ${binary.version} at ${binary.executablePath} (${binary.source})`);
+    // Each live upstream context adds a process-wide unhandledRejection listener.
+    process.setMaxListeners(0);
+    const { BridgeSession } = await import('../session/bridge-session.ts');
+    const { serveStdio } = await import('../transport/stdio.ts');
+    await serveStdio(new BridgeSession({ config, upstreamConfig, binary, log }), log);
+  },
+});

@@ -1,0 +1,39 @@
+import { helpSections } from '../config/reference.ts';
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../package-info.ts';
+
+export const COMMANDS = {
+  serve: 'Run the MCP server (the default when no command is given)',
+  doctor: 'Check the runtime, the embedded Playwright MCP and the browser binary; --json for machine-readable output',
+} as const;
+
+export function rootHelp(): string {
+  return [
+    `${PACKAGE_NAME} ${PACKAGE_VERSION}: an MCP server that gives AI agents a real (stealth) Chromium`,
+    '',
+    `Usage: ${PACKAGE_NAME} [command] [flags]`,
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, help]) => `  ${name.padEnd(8)} ${help}`),
+    '',
+    helpSections(),
+    'Booleans accept true/false, 1/0, yes/no, on/off; a bare --flag means true and --no-flag means false.',
+    'Precedence: defaults < environment < flags. The other PLAYWRIGHT_MCP_* variables of Playwright MCP',
+    '(timeouts, capabilities, viewport, ...) are honoured with their upstream meaning.',
+    '',
+    '  --help      Show this help',
+    '  --version   Print the version',
+    '',
+  ].join('\n');
+}
+
+export function doctorHelp(): string {
+  return [
+    `Usage: ${PACKAGE_NAME} doctor [--json] [flags]`,
+    '',
+    COMMANDS.doctor + '. It starts no server and downloads nothing; exit 1 if any check fails.',
+    'It accepts every server flag (see --help) to check that configuration.',
+    '',
+    '  --json   Print the report as JSON',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,46 @@
+import * as v from 'valibot';
+import { ConfigError, closest, describeValue } from './config-error.ts';
+import { settings, type Config, type Setting, type SettingKey } from './settings.ts';
+
+export type Env = Record<string, string | undefined>;
+
+const OWN_ENV_PREFIXES = ['STEALTH_PLAYWRIGHT_MCP_', 'STEALTH_'];
+
+/** Precedence: defaults < env < flags. An empty env var counts as unset. */
+export function loadConfig(flags: Partial<Record<SettingKey, string>>, env: Env): Config {
+  const config: Record<string, unknown> = {};
+  for (const [key, s] of Object.entries(settings) as [SettingKey, Setting<unknown>][]) {
+    const fromFlag = flags[key];
+    const fromEnv = env[s.env] === '' ? undefined : env[s.env];
+    const [raw, source] =
+      fromFlag !== undefined ? [fromFlag, `--${s.flag}`]
+      : fromEnv !== undefined ? [fromEnv, s.env]
+      : [s.default, `the default of ${s.env}`];
+    config[key] = raw === undefined ? undefined : parseSetting(s, raw, source);
+  }
+  return config as Config;
+}
+
+type Parsable<T> = Pick<Setting<T>, 'kind' | 'env' | 'secret' | 'default'> & { flag?: string };
+
+export function parseSetting<T>(s: Parsable<T>, raw: string, source: string): T {
+  const result = v.safeParse(s.kind.schema, raw);
+  if (result.success) return result.output;
+  const names = s.flag ? `${s.env} or --${s.flag}` : s.env;
+  throw new ConfigError(
+    `Invalid value for ${source}: ${describeValue(raw, s.secret)}. Expected ${s.kind.accepts}. ` +
+      `Fix: set ${names} to an accepted value, or unset it to use the default${s.default === undefined ? '' : ` (${s.default})`}.`,
+  );
+}
+
+/** Our own variables that no setting reads: almost always a typo. */
+export function unknownOwnEnv(env: Env): string[] {
+  const known = new Set(Object.values(settings).map((s) => s.env));
+  const ignored = new Set(['STEALTH_LICENSE_KEY', 'STEALTH_DOWNLOAD_URL']);
+  return Object.keys(env)
+    .filter((name) => OWN_ENV_PREFIXES.some((p) => name.startsWith(p)) && !known.has(name) && !ignored.has(name))
+    .map((name) => {
+      const hint = closest(name, known);
+      return `${name} is not a setting of this server${hint ? ` (did you mean ${hint}?)` : ''}; it is ignored.`;
+    });
+}

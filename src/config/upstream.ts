@@ -1,0 +1,72 @@
+import { createRequire } from 'node:module';
+import type { createConnection } from '@playwright/mcp';
+import { ConfigError } from './config-error.ts';
+import { boolean, integer, type Kind } from './kinds.ts';
+import { parseSetting, type Env } from './load.ts';
+import { settings, type Config } from './settings.ts';
+
+export type UpstreamConfig = NonNullable<Parameters<typeof createConnection>[0]>;
+
+interface CoreBundleTools {
+  resolveCLIConfigForMCP(cliOptions: Record<string, unknown>, env: Env): Promise<UpstreamConfig>;
+}
+
+// The upstream reads these as booleans and numbers but silently ignores a value
+// it cannot parse; we reject it instead, and normalise yes/no/on/off for it.
+const UPSTREAM_BOOLEANS = [
+  'ALLOW_UNRESTRICTED_FILE_ACCESS', 'BLOCK_SERVICE_WORKERS', 'EXTENSION', 'IGNORE_HTTPS_ERRORS',
+  'ISOLATED', 'MOBILE', 'SANDBOX', 'WEBMCP', 'SNAPSHOT_BOXES',
+];
+const UPSTREAM_NUMBERS = [
+  'CDP_TIMEOUT', 'OUTPUT_MAX_SIZE', 'PORT', 'TIMEOUT_ACTION', 'IDLE_TIMEOUT', 'TIMEOUT_NAVIGATION', 'TIMEOUT_SETTLE',
+];
+const anyCount = integer(0, Number.MAX_SAFE_INTEGER);
+
+// Settings the bridge cannot honour because it launches and owns the browser.
+const UNSUPPORTED: Record<string, string> = {
+  PLAYWRIGHT_MCP_CDP_ENDPOINT: 'the bridge launches and owns its browser; it cannot attach to another one',
+  PLAYWRIGHT_MCP_REMOTE_ENDPOINT: 'the bridge launches and owns its browser; it cannot attach to another one',
+  PLAYWRIGHT_MCP_EXTENSION: 'extension connection mode is not supported by this server yet',
+  PLAYWRIGHT_MCP_USER_DATA_DIR: 'persistent profiles are not supported by this server yet',
+  PLAYWRIGHT_MCP_PORT: 'the upstream HTTP server is not used; this server speaks stdio',
+};
+
+function upstreamEnv(env: Env): Env {
+  const out: Env = {};
+  const ours = new Set(Object.values(settings).map((s) => s.env));
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith('PLAYWRIGHT_MCP_') || ours.has(name) || value === undefined || value === '') continue;
+    const short = name.slice('PLAYWRIGHT_MCP_'.length);
+    if (UNSUPPORTED[name] && !(short === 'EXTENSION' && value.trim().match(/^(false|0|no|off)$/i)))
+      throw new ConfigError(`${name} is set, but ${UNSUPPORTED[name]}. Fix: unset ${name}.`);
+    const kind: Kind<unknown> | undefined = UPSTREAM_BOOLEANS.includes(short) ? boolean : UPSTREAM_NUMBERS.includes(short) ? anyCount : undefined;
+    out[name] = kind ? String(parseSetting({ env: name, kind }, value, name)) : value;
+  }
+  return out;
+}
+
+/**
+ * Resolves every other `PLAYWRIGHT_MCP_*` variable (and `PLAYWRIGHT_MCP_CONFIG`)
+ * with the upstream's own resolver, so both sides agree on what they mean.
+ */
+export async function resolveUpstreamConfig(config: Config, env: Env): Promise<UpstreamConfig> {
+  const require = createRequire(import.meta.url);
+  const { tools } = require('playwright-core/lib/coreBundle') as { tools: CoreBundleTools };
+  const cliOptions = { browser: 'chromium', headless: config.headless, outputDir: config.outputDir };
+  let resolved: UpstreamConfig;
+  try {
+    resolved = await tools.resolveCLIConfigForMCP(cliOptions, upstreamEnv(env));
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`Invalid PLAYWRIGHT_MCP_* setting: ${(error as Error).message}`);
+  }
+  const browserName = resolved.browser?.browserName;
+  if (browserName && browserName !== 'chromium')
+    throw new ConfigError(`PLAYWRIGHT_MCP_BROWSER selects ${browserName}, but this server drives Chromium builds only. Fix: unset PLAYWRIGHT_MCP_BROWSER.`);
+  const { channel: _channel, ...launchOptions } = resolved.browser?.launchOptions ?? {};
+  return {
+    ...resolved,
+    filePaths: env.PLAYWRIGHT_MCP_FILE_PATHS ? resolved.filePaths : 'absolute',
+    browser: { ...resolved.browser, browserName: 'chromium', isolated: false, launchOptions },
+  };
+}

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { BrowserBinary } from '../browser/binary.ts';
+import { launchPlan } from '../browser/launch-options.ts';
+import { SessionBrowser } from '../browser/session-browser.ts';
+import type { Config } from '../config/settings.ts';
+import type { UpstreamConfig } from '../config/upstream.ts';
+import type { Logger } from '../log.ts';
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../package-info.ts';
+import { forwardToolCall } from './forward-call.ts';
+import { localTools } from './local-tools/index.ts';
+import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
+import { isHidden, UNSAFE_CODE_TOOL, visibleUpstreamTools } from './tool-policy.ts';
+import { INSTRUCTIONS } from './instructions.ts';
+import { connectUpstream } from './upstream-link.ts';
+
+export interface SessionOptions {
+  config: Config;
+  upstreamConfig: UpstreamConfig;
+  binary: BrowserBinary;
+  log: Logger;
+}
+
+/**
+ * One MCP session: our Server in front of an in-process upstream Playwright MCP
+ * server, with the browser launched and owned here.
+ */
+export class BridgeSession {
+  readonly id = randomUUID();
+  readonly server: Server;
+  readonly browser: SessionBrowser;
+  readonly outputDir: string;
+  #upstream: Client | undefined;
+  #upstreamTools: Promise<Tool[]> | undefined;
+  #upstreamToolCount: number | undefined;
+  #options: SessionOptions;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: SessionOptions) {
+    this.#options = options;
+    this.outputDir = path.join(options.config.outputDir, this.id);
+    this.browser = new SessionBrowser(launchPlan(options.config, options.upstreamConfig, options.binary), options.log.withTag(this.id.slice(0, 8)));
+    this.server = new Server(
+      { name: PACKAGE_NAME, version: PACKAGE_VERSION },
+      { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
+    );
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.#listTools() }));
+    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#callTool(request.params, extra));
+  }
+
+  /** Connects the upstream; call before connecting `server` to a transport. */
+  async start(): Promise<void> {
+    await fs.mkdir(this.outputDir, { recursive: true });
+    const upstreamConfig = { ...this.#options.upstreamConfig, outputDir: this.outputDir };
+    this.#upstream = await connectUpstream(upstreamConfig, () => this.browser.context());
+    this.#upstream.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      this.#upstreamTools = undefined;
+      await this.server.sendToolListChanged().catch(() => {});
+    });
+  }
+
+  async #listTools(): Promise<Tool[]> {
+    const upstream = this.#requireUpstream();
+    this.#upstreamTools ??= upstream.listTools().then(
+      (r) => r.tools,
+      (error: unknown) => {
+        this.#upstreamTools = undefined;
+        throw error;
+      },
+    );
+    const tools = await this.#upstreamTools;
+    this.#upstreamToolCount = tools.length;
+    return [...visibleUpstreamTools(tools, this.#options.config.allowUnsafeCode), ...[...localTools.values()].map((t) => t.schema)];
+  }
+
+  async #callTool(params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } }, extra: Parameters<typeof forwardToolCall>[2]) {
+    const local = localTools.get(params.name);
+    if (local) return jsonResult(local.run(this.#facts()));
+    if (isHidden(params.name, this.#options.config.allowUnsafeCode))
+      throw new McpError(ErrorCode.InvalidParams, `Tool ${UNSAFE_CODE_TOOL} is disabled on this server: it runs code inside the server process. The operator can enable it with --allow-unsafe-code.`);
+    const result = await forwardToolCall(this.#requireUpstream(), params, extra);
+    // In this mode the upstream disposes its backend on browser_close but leaves
+    // the browser up; closing it resets the upstream so the next call relaunches.
+    if (params.name === 'browser_close') await this.browser.relaunchNext();
+    return result;
+  }
+
+  #facts(): SessionFacts {
+    return {
+      id: this.id,
+      transport: this.#options.config.transport,
+      config: this.#options.config,
+      binary: this.#options.binary,
+      outputDir: this.outputDir,
+      localToolNames: [...localTools.keys()],
+      upstreamToolCount: () => this.#upstreamToolCount,
+      browser: () => ({ running: this.browser.running, pid: this.browser.pid }),
+    };
+  }
+
+  #requireUpstream(): Client {
+    if (!this.#upstream) throw new McpError(ErrorCode.InternalError, 'The session is not started.');
+    return this.#upstream;
+  }
+
+  /** Closes the client connection, the upstream and the browser; safe to call twice. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await Promise.allSettled([this.#upstream?.close(), this.server.close()]);
+      await this.browser.close();
+    })();
+    return this.#closing;
+  }
+}

@@ -1,0 +1,38 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { BrowserBinary } from '../../browser/binary.ts';
+import type { Config } from '../../config/settings.ts';
+
+/** What a local tool may read about the session that calls it. */
+export interface SessionFacts {
+  id: string;
+  transport: Config['transport'];
+  config: Config;
+  binary: BrowserBinary;
+  outputDir: string;
+  localToolNames: string[];
+  upstreamToolCount(): number | undefined;
+  browser(): { running: boolean; pid: number | undefined };
+}
+
+export interface LocalTool {
+  schema: Tool;
+  run(facts: SessionFacts): Record<string, unknown>;
+}
+
+export function defineLocalTool(name: string, title: string, description: string, run: LocalTool['run']): LocalTool {
+  return {
+    schema: {
+      name,
+      title,
+      description,
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      annotations: { title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    run,
+  };
+}
+
+/** JSON text for models, and the same object as structuredContent for programs. */
+export function jsonResult(value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
+}

@@ -1,0 +1,30 @@
+import { PACKAGE_NAME, PACKAGE_VERSION, UPSTREAM_PACKAGE, UPSTREAM_VERSION } from '../../package-info.ts';
+import { runtimeInfo } from '../../runtime.ts';
+import { defineLocalTool } from './local-tool.ts';
+
+export const stealthBridgeInfo = defineLocalTool(
+  'stealth_bridge_info',
+  'Bridge and session info',
+  'About this MCP server and this session: name, version, runtime, transport, browser engine, the embedded Playwright MCP version and tool count, local tools, session id, headless mode and whether the browser is running.',
+  (facts) => {
+    const runtime = runtimeInfo();
+    const browser = facts.browser();
+    return {
+      name: PACKAGE_NAME,
+      version: PACKAGE_VERSION,
+      runtime: { name: runtime.name, version: runtime.version },
+      transport: facts.transport,
+      engine: facts.config.browserEngine,
+      upstream: { package: UPSTREAM_PACKAGE, version: UPSTREAM_VERSION, toolCount: facts.upstreamToolCount() ?? null },
+      localTools: facts.localToolNames,
+      unsafeCodeAllowed: facts.config.allowUnsafeCode,
+      session: {
+        id: facts.id,
+        headless: facts.config.headless,
+        outputDir: facts.outputDir,
+        browserRunning: browser.running,
+        browserPid: browser.pid ?? null,
+      },
+    };
+  },
+);
