@@ -1,8 +1,11 @@
+import { createRequire } from 'node:module';
 import ownPackage from '../package.json' with { type: 'json' };
-import upstreamPackage from '@playwright/mcp/package.json' with { type: 'json' };
+
+// The upstream's manifest is read at run time (not bundled) so that doctor and
+// stealth_bridge_info report the copy actually installed.
+const upstreamPackage = createRequire(import.meta.url)('@playwright/mcp/package.json') as { name: string; version: string };
 
 export const PACKAGE_NAME = ownPackage.name;
 export const PACKAGE_VERSION = ownPackage.version;
-export const NODE_ENGINES = ownPackage.engines.node;
 export const UPSTREAM_PACKAGE = upstreamPackage.name;
 export const UPSTREAM_VERSION = upstreamPackage.version;

@@ -28,10 +28,6 @@ export class SessionBrowser {
     return this.#pending;
   }
 
-  get pid(): number | undefined {
-    return (this.#browser as unknown as { _process?: { pid?: number } } | undefined)?._process?.pid;
-  }
-
   get running(): boolean {
     return this.#browser?.isConnected() ?? false;
   }

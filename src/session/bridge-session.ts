@@ -105,7 +105,7 @@ export class BridgeSession {
       outputDir: this.outputDir,
       localToolNames: [...localTools.keys()],
       upstreamToolCount: () => this.#upstreamToolCount,
-      browser: () => ({ running: this.browser.running, pid: this.browser.pid }),
+      browserRunning: () => this.browser.running,
     };
   }
 

@@ -11,7 +11,7 @@ export interface SessionFacts {
   outputDir: string;
   localToolNames: string[];
   upstreamToolCount(): number | undefined;
-  browser(): { running: boolean; pid: number | undefined };
+  browserRunning(): boolean;
 }
 
 export interface LocalTool {

@@ -8,7 +8,6 @@ export const stealthBridgeInfo = defineLocalTool(
   'About this MCP server and this session: name, version, runtime, transport, browser engine, the embedded Playwright MCP version and tool count, local tools, session id, headless mode and whether the browser is running.',
   (facts) => {
     const runtime = runtimeInfo();
-    const browser = facts.browser();
     return {
       name: PACKAGE_NAME,
       version: PACKAGE_VERSION,
@@ -22,8 +21,7 @@ export const stealthBridgeInfo = defineLocalTool(
         id: facts.id,
         headless: facts.config.headless,
         outputDir: facts.outputDir,
-        browserRunning: browser.running,
-        browserPid: browser.pid ?? null,
+        browserRunning: facts.browserRunning(),
       },
     };
   },
