@@ -58,7 +58,10 @@ export async function resolveUpstreamConfig(config: Config, env: Env): Promise<U
     resolved = await tools.resolveCLIConfigForMCP(cliOptions, upstreamEnv(env));
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    throw new ConfigError(`Invalid PLAYWRIGHT_MCP_* setting: ${(error as Error).message}`);
+    const file = env.PLAYWRIGHT_MCP_CONFIG ? ` (config file PLAYWRIGHT_MCP_CONFIG=${env.PLAYWRIGHT_MCP_CONFIG})` : '';
+    throw new ConfigError(
+      `Invalid PLAYWRIGHT_MCP_* setting${file}: ${(error as Error).message}. Fix: correct or unset it; accepted values are those of Playwright MCP (@playwright/mcp README).`,
+    );
   }
   const browserName = resolved.browser?.browserName;
   if (browserName && browserName !== 'chromium')

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { runCli, testEnv } from './helpers/server.ts';
+
+// One test per class of bad input: the process stops before serving, exit 2,
+// the message names the setting, the value and the fix; no stack trace, and
+// nothing on stdout (an MCP client would read it as protocol).
+describe('bad configuration stops the server with a clear error', () => {
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-config-'));
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  async function refused(args: string[], env: Record<string, string>, ...expected: RegExp[]): Promise<void> {
+    const result = await runCli(args, { ...testEnv(dir), ...env });
+    assert.equal(result.code, 2, `exit code; stderr: ${result.stderr}`);
+    assert.equal(result.stdout, '');
+    assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+    for (const pattern of expected) assert.match(result.stderr, pattern);
+  }
+
+  test('a boolean env var that is not a boolean word', () =>
+    refused([], { PLAYWRIGHT_MCP_HEADLESS: 'maybe' }, /PLAYWRIGHT_MCP_HEADLESS/, /"maybe"/, /true\/false, 1\/0, yes\/no, on\/off/));
+
+  test('a boolean flag typo is not silently false', () =>
+    refused(['--allow-unsafe-code=ture'], {}, /--allow-unsafe-code/, /"ture"/, /yes\/no/));
+
+  test('a bad number in an upstream PLAYWRIGHT_MCP_* variable', () =>
+    refused([], { PLAYWRIGHT_MCP_TIMEOUT_ACTION: 'soon' }, /PLAYWRIGHT_MCP_TIMEOUT_ACTION/, /"soon"/, /whole number/));
+
+  test('an unknown enum value', () => refused(['--log-level', 'verbose'], {}, /--log-level/, /"verbose"/, /silent, error, warn, info, debug, trace/));
+
+  test('an unknown engine from the environment', () =>
+    refused([], { PLAYWRIGHT_MCP_BROWSER_ENGINE: 'firefox' }, /PLAYWRIGHT_MCP_BROWSER_ENGINE/, /stealth, playwright/));
+
+  test('malformed JSON in the upstream config file', () => {
+    const file = path.join(dir, 'bad.json');
+    fs.writeFileSync(file, '{ "browser": { "launchOptions": ');
+    return refused([], { PLAYWRIGHT_MCP_CONFIG: file }, /PLAYWRIGHT_MCP_CONFIG=.*bad\.json/, /JSON/i);
+  });
+
+  test('an unknown flag gets a suggestion', () => refused(['--headles'], {}, /Unknown flag --headles/, /Did you mean --headless\?/));
+
+  test('a flag that needs a value and has none', () => refused(['--output-dir'], {}, /--output-dir needs a value/));
+
+  test('a setting the bridge cannot honour', () =>
+    refused([], { PLAYWRIGHT_MCP_CDP_ENDPOINT: 'http://127.0.0.1:9222' }, /PLAYWRIGHT_MCP_CDP_ENDPOINT/, /owns its browser/, /unset/));
+
+  test('a binary path that does not exist', () =>
+    refused([], { STEALTH_BINARY_PATH: path.join(dir, 'nope') }, /--binary-path \(STEALTH_BINARY_PATH\)/, /does not exist/, /Fix:/));
+
+  test('a binary that is not executable', () => {
+    const file = path.join(dir, 'not-executable');
+    fs.writeFileSync(file, '');
+    fs.chmodSync(file, 0o644);
+    return refused([], { STEALTH_BINARY_PATH: file }, /not executable/, /chmod \+x/);
+  });
+
+  test('a binary for another CPU architecture', () => {
+    const file = path.join(dir, 'other-arch');
+    const header = Buffer.alloc(64);
+    header.write('\x7fELF', 0, 'latin1');
+    header.writeUInt16LE(process.arch === 'arm64' ? 0x3e : 0xb7, 18);
+    fs.writeFileSync(file, header, { mode: 0o755 });
+    return refused([], { STEALTH_BINARY_PATH: file }, /a (x64|arm64) program, but this machine is/);
+  });
+
+  test('an executable that is not Chromium', () => {
+    const file = path.join(dir, 'not-chromium');
+    fs.writeFileSync(file, '#!/bin/sh\necho "hello there"\n', { mode: 0o755 });
+    return refused([], { STEALTH_BINARY_PATH: file }, /does not look like Chromium/, /hello there/);
+  });
+
+  test('the stealth engine with no build installed says how to proceed', () => {
+    const env = testEnv(dir);
+    delete (env as Record<string, string | undefined>).STEALTH_BINARY_PATH;
+    return refused([], { ...env, STEALTH_BINARY_PATH: '', STEALTH_CACHE_DIR: path.join(dir, 'empty-cache') }, /stealth engine/, /--binary-path/, /--browser-engine playwright/);
+  });
+
+  test('a mistyped variable of ours is reported on stderr, not ignored silently', async () => {
+    const result = await runCli(['doctor', '--json'], { ...testEnv(dir), STEALTH_PLAYWRIGHT_MCP_HEADLES: 'false' });
+    assert.match(result.stderr, /STEALTH_PLAYWRIGHT_MCP_HEADLES is not a setting/);
+    JSON.parse(result.stdout);
+  });
+
+  test('accepted boolean spellings and precedence: defaults < env < flags', async () => {
+    const envOnly = JSON.parse((await runCli(['doctor', '--json'], { ...testEnv(dir), PLAYWRIGHT_MCP_HEADLESS: 'off' })).stdout);
+    assert.match(envOnly.checks.find((c: { name: string }) => c.name === 'config').message, /headless false/);
+    const flagWins = JSON.parse((await runCli(['doctor', '--json', '--headless', 'yes'], { ...testEnv(dir), PLAYWRIGHT_MCP_HEADLESS: 'off' })).stdout);
+    assert.match(flagWins.checks.find((c: { name: string }) => c.name === 'config').message, /headless true/);
+  });
+});
