@@ -12,6 +12,11 @@ export default defineCommand({
     // Each live upstream context adds a process-wide unhandledRejection listener.
     process.setMaxListeners(0);
     const { BridgeSession } = await import('../session/bridge-session.ts');
+    if (config.transport === 'streamable-http') {
+      const { serveHttp } = await import('../transport/http/http-server.ts');
+      await serveHttp({ config, log, createSession: (overrides) => new BridgeSession({ config, overrides, upstreamConfig, binary, log }) });
+      return;
+    }
     const { serveStdio } = await import('../transport/stdio.ts');
     await serveStdio(new BridgeSession({ config, upstreamConfig, binary, log }), log);
   },

@@ -63,3 +63,27 @@ export const filePath: Kind<string> = {
     v.transform((p) => path.resolve(expandHome(p))),
   ),
 };
+
+export const text: Kind<string> = {
+  accepts: 'a non-empty string',
+  schema: v.pipe(v.string(), v.trim(), v.nonEmpty()),
+};
+
+export const commaList: Kind<string[]> = {
+  accepts: 'a comma-separated list',
+  schema: v.pipe(
+    v.string(),
+    v.transform((s) => s.split(',').map((item) => item.trim()).filter(Boolean)),
+    v.minLength(1),
+  ),
+};
+
+export const urlPath: Kind<string> = {
+  accepts: 'a URL path starting with / (not /healthz or /readyz, which are the probes)',
+  schema: v.pipe(
+    v.string(),
+    v.trim(),
+    v.regex(/^\/[A-Za-z0-9._~\-/]*$/),
+    v.check((p) => p !== '/healthz' && p !== '/readyz'),
+  ),
+};

@@ -4,6 +4,7 @@ import { settings, type Setting } from './settings.ts';
 const SECTION_TITLES: Record<Setting<unknown>['section'], string> = {
   browser: 'Browser',
   server: 'Server',
+  http: 'Streamable HTTP (--transport streamable-http)',
   security: 'Security',
 };
 

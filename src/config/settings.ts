@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import { boolean, filePath, oneOf, type Kind } from './kinds.ts';
+import { boolean, commaList, filePath, integer, oneOf, text, urlPath, type Kind } from './kinds.ts';
+import { httpUrl, licenceKey, sha256Hex } from './build-kinds.ts';
 
 // The one table of settings: flags, env names, defaults, `--help`, the README
 // table and validation all read from here. A default is written the way a user
@@ -13,7 +14,7 @@ export interface Setting<T> {
   help: string;
   /** Values are never echoed back (errors, logs, info). */
   secret?: boolean;
-  section: 'browser' | 'server' | 'security';
+  section: 'browser' | 'server' | 'http' | 'security';
 }
 
 function setting<T, D extends string | undefined = undefined>(
@@ -64,6 +65,52 @@ export const settings = {
     help: 'Run Chromium without its OS sandbox (needed as root and in most containers)',
     section: 'browser',
   }),
+  downloadUrl: setting({
+    flag: 'download-url',
+    env: 'STEALTH_DOWNLOAD_URL',
+    kind: httpUrl,
+    help: 'Mirror base for the stealth build (serves `/chromium-v<version>/<archive>`, `SHA256SUMS` and `SHA256SUMS.sig` like the vendor); the licence key is never sent to it',
+    section: 'browser',
+  }),
+  downloadSha256: setting({
+    flag: 'download-sha256',
+    env: 'STEALTH_DOWNLOAD_SHA256',
+    kind: sha256Hex,
+    help: 'SHA-256 the build archive must have; lets a mirror without a vendor signature be used',
+    section: 'browser',
+  }),
+  insecureUnverifiedDownload: setting({
+    flag: 'insecure-unverified-download',
+    env: 'STEALTH_INSECURE_UNVERIFIED_DOWNLOAD',
+    kind: boolean,
+    default: 'false',
+    help: 'DANGER: install a mirror build with no signature and no --download-sha256 (recorded as `verification: none`)',
+    section: 'browser',
+  }),
+  licenseKey: setting({
+    flag: 'license-key',
+    env: 'STEALTH_LICENSE_KEY',
+    kind: licenceKey,
+    secret: true,
+    help: 'Licence key for keyed stealth builds (prefer the env var or `login`: flags show in `ps`); else `<cache-dir>/license.key`',
+    section: 'browser',
+  }),
+  stealthArgs: setting({
+    flag: 'stealth-args',
+    env: 'STEALTH_PLAYWRIGHT_MCP_STEALTH_ARGS',
+    kind: boolean,
+    default: 'true',
+    help: 'Stealth engine: pass the build its fingerprint flags (a seed per session, platform, timezone/locale)',
+    section: 'browser',
+  }),
+  consoleFallback: setting({
+    flag: 'console-fallback',
+    env: 'STEALTH_PLAYWRIGHT_MCP_CONSOLE_FALLBACK',
+    kind: boolean,
+    default: 'true',
+    help: 'Stealth engine: record console messages in the page, for `browser_console_messages` when the build hides them from the driver',
+    section: 'browser',
+  }),
   outputDir: setting({
     flag: 'output-dir',
     env: 'PLAYWRIGHT_MCP_OUTPUT_DIR',
@@ -75,10 +122,133 @@ export const settings = {
   transport: setting({
     flag: 'transport',
     env: 'STEALTH_PLAYWRIGHT_MCP_TRANSPORT',
-    kind: oneOf(['stdio']),
+    kind: oneOf(['stdio', 'streamable-http']),
     default: 'stdio',
-    help: 'How MCP clients connect',
+    help: 'How MCP clients connect: `stdio` (one client, launched by it) or `streamable-http` (many clients, one isolated browser each)',
     section: 'server',
+  }),
+  httpProtocol: setting({
+    flag: 'http-protocol',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_PROTOCOL',
+    kind: oneOf(['http', 'https']),
+    default: 'http',
+    help: '`https` needs --https-cert and --https-key, or --https-pfx',
+    section: 'http',
+  }),
+  httpHost: setting({
+    flag: 'http-host',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_HOST',
+    kind: text,
+    default: '127.0.0.1',
+    help: 'Address to listen on; a non-loopback address needs HTTPS and a token, or --trust-proxy',
+    section: 'http',
+  }),
+  httpPort: setting({
+    flag: 'http-port',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_PORT',
+    kind: integer(0, 65535),
+    default: '3000',
+    help: 'Port to listen on (0 picks a free one)',
+    section: 'http',
+  }),
+  httpEndpoint: setting({
+    flag: 'http-endpoint',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_ENDPOINT',
+    kind: urlPath,
+    default: '/mcp',
+    help: 'Path of the MCP endpoint',
+    section: 'http',
+  }),
+  httpAuthToken: setting({
+    flag: 'http-auth-token',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_AUTH_TOKEN',
+    kind: text,
+    secret: true,
+    help: 'Require `Authorization: Bearer <token>` on the endpoint and the probes',
+    section: 'http',
+  }),
+  httpSessionBackend: setting({
+    flag: 'http-session-backend',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_SESSION_BACKEND',
+    kind: oneOf(['memory']),
+    default: 'memory',
+    help: 'Where sessions live (browsers are in this process, so only `memory`)',
+    section: 'http',
+  }),
+  httpSessionIdleTtlMs: setting({
+    flag: 'http-session-idle-ttl-ms',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_SESSION_IDLE_TTL_MS',
+    kind: integer(1000, 7 * 24 * 3600 * 1000),
+    default: '3600000',
+    help: 'Close a session (and kill its browser) after this long without a request',
+    section: 'http',
+  }),
+  httpSessionMax: setting({
+    flag: 'http-session-max',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_SESSION_MAX',
+    kind: integer(1, 10000),
+    default: '32',
+    help: 'Most sessions at once; a further initialize gets 503 with Retry-After',
+    section: 'http',
+  }),
+  httpBodyLimitBytes: setting({
+    flag: 'http-body-limit-bytes',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_BODY_LIMIT_BYTES',
+    kind: integer(1024, 1024 * 1024 * 1024),
+    default: '4194304',
+    help: 'Largest request body accepted; larger gets 413',
+    section: 'http',
+  }),
+  httpAllowedHosts: setting({
+    flag: 'http-allowed-hosts',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_ALLOWED_HOSTS',
+    kind: commaList,
+    help: 'Extra Host header values (host or host:port) accepted besides the loopback names; guards against DNS rebinding',
+    section: 'http',
+  }),
+  httpAllowedOrigins: setting({
+    flag: 'http-allowed-origins',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_ALLOWED_ORIGINS',
+    kind: commaList,
+    help: 'Extra browser Origins (e.g. https://app.example) accepted besides loopback ones',
+    section: 'http',
+  }),
+  trustProxy: setting({
+    flag: 'trust-proxy',
+    env: 'STEALTH_PLAYWRIGHT_MCP_TRUST_PROXY',
+    kind: boolean,
+    default: 'false',
+    help: 'Acknowledge that a trusted TLS-terminating reverse proxy fronts a non-loopback bind',
+    section: 'http',
+  }),
+  httpsCert: setting({
+    flag: 'https-cert',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTPS_CERT',
+    kind: filePath,
+    help: 'PEM certificate (chain) for --http-protocol https',
+    section: 'http',
+  }),
+  httpsKey: setting({
+    flag: 'https-key',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTPS_KEY',
+    kind: filePath,
+    help: 'PEM private key for --https-cert',
+    section: 'http',
+  }),
+  httpsPfx: setting({
+    flag: 'https-pfx',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTPS_PFX',
+    kind: filePath,
+    help: 'PKCS#12 file with certificate and key, instead of --https-cert/--https-key',
+    section: 'http',
+  }),
+  httpsPassphrase: setting({
+    flag: 'https-passphrase',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTPS_PASSPHRASE',
+    kind: text,
+    secret: true,
+    help: 'Passphrase of the key or PFX file',
+    section: 'http',
   }),
   logLevel: setting({
     flag: 'log-level',

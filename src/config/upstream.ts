@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type { createConnection } from '@playwright/mcp';
 import { ConfigError } from './config-error.ts';
 import { boolean, integer, type Kind } from './kinds.ts';
@@ -28,7 +27,8 @@ const UNSUPPORTED: Record<string, string> = {
   PLAYWRIGHT_MCP_REMOTE_ENDPOINT: 'the bridge launches and owns its browser; it cannot attach to another one',
   PLAYWRIGHT_MCP_EXTENSION: 'extension connection mode is not supported by this server yet',
   PLAYWRIGHT_MCP_USER_DATA_DIR: 'persistent profiles are not supported by this server yet',
-  PLAYWRIGHT_MCP_PORT: 'the upstream HTTP server is not used; this server speaks stdio',
+  PLAYWRIGHT_MCP_PORT: 'the upstream HTTP server is not used; use --transport streamable-http with --http-port',
+  PLAYWRIGHT_MCP_HOST: 'the upstream HTTP server is not used; use --transport streamable-http with --http-host',
 };
 
 function upstreamEnv(env: Env): Env {
@@ -50,8 +50,9 @@ function upstreamEnv(env: Env): Env {
  * with the upstream's own resolver, so both sides agree on what they mean.
  */
 export async function resolveUpstreamConfig(config: Config, env: Env): Promise<UpstreamConfig> {
-  const require = createRequire(import.meta.url);
-  const { tools } = require('playwright-core/lib/coreBundle') as { tools: CoreBundleTools };
+  // A literal import, not createRequire(): the standalone binary's bundler can
+  // only embed what it sees statically (it has no node_modules at run time).
+  const { tools } = (await import('playwright-core/lib/coreBundle')).default as { tools: CoreBundleTools };
   const cliOptions = { browser: 'chromium', headless: config.headless, outputDir: config.outputDir };
   let resolved: UpstreamConfig;
   try {

@@ -23,10 +23,13 @@ import { localTools } from './local-tools/index.ts';
 import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
 import { isHidden, UNSAFE_CODE_TOOL, visibleUpstreamTools } from './tool-policy.ts';
 import { INSTRUCTIONS } from './instructions.ts';
+import type { SessionOverrides } from './session-overrides.ts';
 import { connectUpstream } from './upstream-link.ts';
 
 export interface SessionOptions {
   config: Config;
+  /** Per-session choices of the client (HTTP initialize metadata or headers). */
+  overrides?: SessionOverrides;
   upstreamConfig: UpstreamConfig;
   binary: BrowserBinary;
   log: Logger;
@@ -45,12 +48,14 @@ export class BridgeSession {
   #upstreamTools: Promise<Tool[]> | undefined;
   #upstreamToolCount: number | undefined;
   #options: SessionOptions;
+  #config: Config;
   #closing: Promise<void> | undefined;
 
   constructor(options: SessionOptions) {
     this.#options = options;
-    this.outputDir = path.join(options.config.outputDir, this.id);
-    this.browser = new SessionBrowser(launchPlan(options.config, options.upstreamConfig, options.binary), options.log.withTag(this.id.slice(0, 8)));
+    this.#config = { ...options.config, ...options.overrides };
+    this.outputDir = path.join(this.#config.outputDir, this.id);
+    this.browser = new SessionBrowser(launchPlan(this.#config, options.upstreamConfig, options.binary), options.log.withTag(this.id.slice(0, 8)));
     this.server = new Server(
       { name: PACKAGE_NAME, version: PACKAGE_VERSION },
       { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
@@ -81,13 +86,13 @@ export class BridgeSession {
     );
     const tools = await this.#upstreamTools;
     this.#upstreamToolCount = tools.length;
-    return [...visibleUpstreamTools(tools, this.#options.config.allowUnsafeCode), ...[...localTools.values()].map((t) => t.schema)];
+    return [...visibleUpstreamTools(tools, this.#config.allowUnsafeCode), ...[...localTools.values()].map((t) => t.schema)];
   }
 
   async #callTool(params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } }, extra: Parameters<typeof forwardToolCall>[2]) {
     const local = localTools.get(params.name);
     if (local) return jsonResult(local.run(this.#facts()));
-    if (isHidden(params.name, this.#options.config.allowUnsafeCode))
+    if (isHidden(params.name, this.#config.allowUnsafeCode))
       throw new McpError(ErrorCode.InvalidParams, `Tool ${UNSAFE_CODE_TOOL} is disabled on this server: it runs code inside the server process. The operator can enable it with --allow-unsafe-code.`);
     const result = await forwardToolCall(this.#requireUpstream(), params, extra);
     // In this mode the upstream disposes its backend on browser_close but leaves
@@ -99,8 +104,8 @@ export class BridgeSession {
   #facts(): SessionFacts {
     return {
       id: this.id,
-      transport: this.#options.config.transport,
-      config: this.#options.config,
+      transport: this.#config.transport,
+      config: this.#config,
       binary: this.#options.binary,
       outputDir: this.outputDir,
       localToolNames: [...localTools.keys()],

@@ -1,0 +1,53 @@
+import * as v from 'valibot';
+import { boolean } from '../config/kinds.ts';
+import type { Config } from '../config/settings.ts';
+
+/** The initialize metadata key a client uses to choose per-session settings. */
+export const SESSION_META_KEY = 'stealth-playwright-mcp/session';
+
+// One schema per field, as metadata (typed JSON) and as a header (a string).
+const fields = {
+  headless: { meta: v.boolean(), header: boolean.schema },
+} as const;
+
+export type SessionOverrides = Partial<Pick<Config, keyof typeof fields>>;
+
+/** `headless` → `x-stealth-session-headless`; `cdpEnabled` → `x-stealth-session-cdp-enabled`. */
+export function headerName(field: string): string {
+  return `x-stealth-session-${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+export const SESSION_HEADERS = Object.keys(fields).map(headerName);
+
+export class SessionOverridesError extends Error {
+  override name = 'SessionOverridesError';
+}
+
+function failure(where: string, issues: v.BaseIssue<unknown>[]): SessionOverridesError {
+  const issue = issues[0]!;
+  const path = issue.path?.map((p) => String(p.key)).join('.');
+  return new SessionOverridesError(`Invalid session setting ${where}${path ? `.${path}` : ''}: ${issue.message}.`);
+}
+
+const metaSchema = v.strictObject(Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, v.optional(f.meta)])));
+
+/**
+ * Reads per-session settings from initialize `_meta` and, for clients that
+ * cannot set `_meta`, from request headers. `_meta` wins over a header.
+ */
+export function readSessionOverrides(meta: unknown, headers: Record<string, string | string[] | undefined>): SessionOverrides {
+  const out: Record<string, unknown> = {};
+  for (const [field, f] of Object.entries(fields)) {
+    const raw = headers[headerName(field)];
+    if (raw === undefined) continue;
+    const result = v.safeParse(f.header, Array.isArray(raw) ? raw.join(',') : raw);
+    if (!result.success) throw failure(`header ${headerName(field)}`, result.issues);
+    out[field] = result.output;
+  }
+  if (meta !== undefined) {
+    const result = v.safeParse(metaSchema, meta);
+    if (!result.success) throw failure(`_meta["${SESSION_META_KEY}"]`, result.issues);
+    for (const [field, value] of Object.entries(result.output)) if (value !== undefined) out[field] = value;
+  }
+  return out as SessionOverrides;
+}

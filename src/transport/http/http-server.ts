@@ -1,0 +1,102 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ConfigError } from '../../config/config-error.ts';
+import type { Config } from '../../config/settings.ts';
+import type { Logger } from '../../log.ts';
+import type { BridgeSession } from '../../session/bridge-session.ts';
+import type { SessionOverrides } from '../../session/session-overrides.ts';
+import { SessionRegistry } from '../../session/session-registry.ts';
+import { onShutdown } from '../shutdown.ts';
+import { assertSafeExposure } from './exposure.ts';
+import { bearerMatches, isLoopbackHost, originProblem, type OriginPolicy } from './guards.ts';
+import { mcpEndpoint } from './mcp-endpoint.ts';
+import { answerProbe, PROBE_PATHS } from './probes.ts';
+import { RPC, sendJson, sendRpcError } from './replies.ts';
+import { tlsOptions } from './tls.ts';
+
+export interface HttpServerOptions {
+  config: Config;
+  log: Logger;
+  createSession(overrides: SessionOverrides): BridgeSession;
+}
+
+export interface RunningHttpServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Streamable HTTP: many clients, one session (and browser) per initialize. */
+export async function serveHttp({ config, log, createSession }: HttpServerOptions): Promise<RunningHttpServer> {
+  assertSafeExposure(config, log);
+  const tls = tlsOptions(config);
+  const registry = new SessionRegistry<StreamableHTTPServerTransport>({ max: config.httpSessionMax, idleTtlMs: config.httpSessionIdleTtlMs }, log);
+  const endpoint = mcpEndpoint({ registry, createSession, bodyLimit: config.httpBodyLimitBytes, log });
+  const policy: OriginPolicy = {
+    checkHost: isLoopbackHost(config.httpHost),
+    allowedHosts: config.httpAllowedHosts ?? [],
+    allowedOrigins: config.httpAllowedOrigins ?? [],
+  };
+  const token = config.httpAuthToken;
+  const startedAt = Date.now();
+
+  async function route(req: IncomingMessage, res: ServerResponse, note: (id: string) => void) {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const isProbe = (PROBE_PATHS as readonly string[]).includes(path);
+    if (!isProbe && path !== config.httpEndpoint) return sendRpcError(res, 404, RPC.serverError, 'Not found.');
+    const problem = originProblem(req.headers, policy);
+    if (problem) return isProbe ? sendJson(res, 403, { status: 'forbidden', reason: problem }) : sendRpcError(res, 403, RPC.serverError, `Forbidden: ${problem}.`);
+    if (token && !bearerMatches(req.headers.authorization, token)) {
+      const headers = { 'www-authenticate': 'Bearer' };
+      return isProbe ? sendJson(res, 401, { status: 'unauthorized' }, headers) : sendRpcError(res, 401, RPC.serverError, 'Unauthorized: send Authorization: Bearer <token>.', headers);
+    }
+    if (!isProbe) return endpoint(req, res, note);
+    if (req.method !== 'GET') return sendJson(res, 405, { status: 'method_not_allowed' }, { allow: 'GET' });
+    return answerProbe(path, res, registry, startedAt);
+  }
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    let sessionId: string | undefined;
+    // Path only: query strings and headers (tokens) never reach the log.
+    res.on('close', () => {
+      const path = (req.url ?? '/').split('?')[0];
+      log.info(`${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)}ms session=${sessionId ?? '-'}`);
+    });
+    route(req, res, (id) => (sessionId = id)).catch((error: unknown) => {
+      log.error('request failed:', error);
+      sendRpcError(res, 500, RPC.internalError, 'Internal server error.');
+    });
+  };
+  const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL'
+          ? new ConfigError(`Cannot listen on ${config.httpHost}:${config.httpPort} (${error.code}). Fix: choose another --http-port or --http-host.`)
+          : error,
+      ),
+    );
+    server.listen(config.httpPort, config.httpHost, resolve);
+  });
+  registry.startSweeping();
+
+  const { port } = server.address() as AddressInfo;
+  const host = config.httpHost.includes(':') ? `[${config.httpHost}]` : config.httpHost;
+  const url = `${config.httpProtocol}://${host}:${port}${config.httpEndpoint}`;
+  // In HTTP mode stdout is free: the URL goes there for scripts and operators.
+  process.stdout.write(`${url}\n`);
+  log.info(`listening on ${url} (sessions: max ${config.httpSessionMax}, idle TTL ${config.httpSessionIdleTtlMs} ms${token ? ', bearer auth' : ''})`);
+
+  const close = async () => {
+    // Draining first keeps /readyz answering 503 while sessions close.
+    await registry.drain();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  };
+  onShutdown(close, log);
+  return { url, close };
+}

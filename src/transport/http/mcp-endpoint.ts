@@ -1,0 +1,106 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../../log.ts';
+import type { BridgeSession } from '../../session/bridge-session.ts';
+import { readSessionOverrides, SESSION_META_KEY, SessionOverridesError, type SessionOverrides } from '../../session/session-overrides.ts';
+import type { SessionRegistry } from '../../session/session-registry.ts';
+import { BodyTooLarge, readBody } from './body.ts';
+import { RPC, sendRpcError } from './replies.ts';
+
+export interface EndpointOptions {
+  registry: SessionRegistry<StreamableHTTPServerTransport>;
+  createSession(overrides: SessionOverrides): BridgeSession;
+  bodyLimit: number;
+  log: Logger;
+}
+
+type InitializeMessage = { id: string | number; params?: { _meta?: Record<string, unknown> } };
+
+// How long a client refused for capacity should wait before trying again.
+const RETRY_AFTER_SECONDS = '30';
+
+/** POST/GET/DELETE on the MCP endpoint; `note` learns the session id for the request log. */
+export function mcpEndpoint(options: EndpointOptions) {
+  const { registry, bodyLimit, log } = options;
+
+  async function initialize(req: IncomingMessage, res: ServerResponse, message: InitializeMessage, note: (id: string) => void) {
+    let overrides: SessionOverrides;
+    try {
+      overrides = readSessionOverrides(message.params?._meta?.[SESSION_META_KEY], req.headers);
+    } catch (error) {
+      if (!(error instanceof SessionOverridesError)) throw error;
+      return sendRpcError(res, 400, RPC.invalidParams, error.message, {}, message.id);
+    }
+    if (!registry.reserve()) {
+      const why = registry.draining ? 'the server is shutting down' : `the session limit (${registry.limits.max}) is reached`;
+      return sendRpcError(res, 503, RPC.serverError, `Cannot start a session: ${why}. Retry later.`, { 'retry-after': RETRY_AFTER_SECONDS }, message.id);
+    }
+    let settled = false;
+    let session: BridgeSession | undefined;
+    try {
+      session = options.createSession(overrides);
+      await session.start();
+      const id = session.id;
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => id,
+        onsessionclosed: () => void registry.close(id, 'deleted by client'),
+      });
+      await session.server.connect(transport);
+      registry.settle(session, transport);
+      settled = true;
+      note(id);
+      const end = registry.begin(id);
+      try {
+        await transport.handleRequest(req, res, message);
+      } finally {
+        end();
+      }
+      if (!transport.sessionId) await registry.close(id, 'initialize failed');
+    } catch (error) {
+      if (!settled) {
+        registry.settle();
+        await session?.close();
+      }
+      throw error;
+    }
+  }
+
+  async function forward(id: string, req: IncomingMessage, res: ServerResponse, message: unknown, note: (id: string) => void) {
+    const live = registry.get(id);
+    if (!live) return sendRpcError(res, 404, RPC.sessionNotFound, 'Session not found (it ended or expired); initialize a new one.');
+    note(id);
+    // A GET is a long-lived notification stream, not work: it must not keep an idle session alive.
+    const end = req.method === 'POST' ? registry.begin(id) : () => {};
+    try {
+      await live.transport.handleRequest(req, res, message);
+    } finally {
+      end();
+    }
+  }
+
+  return async function handle(req: IncomingMessage, res: ServerResponse, note: (id: string) => void): Promise<void> {
+    registry.sweep();
+    const header = req.headers['mcp-session-id'];
+    const sessionId = Array.isArray(header) ? header[0] : header;
+    if (req.method === 'GET' || req.method === 'DELETE') {
+      if (!sessionId) return sendRpcError(res, 400, RPC.invalidRequest, 'Bad Request: Mcp-Session-Id header is required.');
+      return forward(sessionId, req, res, undefined, note);
+    }
+    if (req.method !== 'POST') return sendRpcError(res, 405, RPC.serverError, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
+    let message: unknown;
+    try {
+      message = JSON.parse((await readBody(req, bodyLimit)).toString('utf8'));
+    } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        res.setHeader('connection', 'close');
+        return sendRpcError(res, 413, RPC.invalidRequest, `Request body too large (limit ${bodyLimit} bytes).`);
+      }
+      return sendRpcError(res, 400, RPC.parseError, 'Parse error: the body is not valid JSON.');
+    }
+    if (sessionId) return forward(sessionId, req, res, message, note);
+    if (isInitializeRequest(message)) return initialize(req, res, message as unknown as InitializeMessage, note);
+    log.debug('request without session id that is not an initialize');
+    return sendRpcError(res, 400, RPC.invalidRequest, 'Bad Request: Mcp-Session-Id header is required (or send an initialize request).');
+  };
+}
