@@ -1,9 +1,33 @@
 // Builds the npm package entry (dist/node/cli.mjs) and, with --bin, the
-// standalone executable. Bun is the build tool only; see shared/research/toolchain.md §2.
+// standalone executables. Bun is the build tool only; the fixes the binary
+// needs are explained in shared/research/toolchain.md §2.
+//
+//   bun run build.ts                      dist/node/cli.mjs
+//   bun run build.ts --bin                dist/bin/stealth-playwright-mcp-linux-{x64,arm64} + SHA256SUMS
+//   bun run build.ts --bin --node         both
+//   bun run build.ts --bin --target linux-x64 --outdir /tmp/x   one target, elsewhere
 import { chmod } from 'node:fs/promises';
+import path from 'node:path';
+import { compileBinary, TARGETS, type Target } from './build/compile-binary.ts';
+import { embeddedPackages } from './build/embedded-packages.ts';
+import { writeChecksums } from './build/checksums.ts';
+import { emptyDir } from './build/fs.ts';
 
-const wantNode = !process.argv.includes('--bin') || process.argv.includes('--node');
+function option(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  if (index === -1) return undefined;
+  const value = process.argv[index + 1];
+  if (!value || value.startsWith('--')) fail(`${name} needs a value`);
+  return value;
+}
+
+function fail(message: string): never {
+  console.error(`build: ${message}`);
+  process.exit(1);
+}
+
 const wantBin = process.argv.includes('--bin');
+const wantNode = !wantBin || process.argv.includes('--node');
 
 if (wantNode) {
   const result = await Bun.build({
@@ -23,6 +47,30 @@ if (wantNode) {
 }
 
 if (wantBin) {
-  console.error('the standalone binary build is not implemented yet (issue: distribution)');
-  process.exit(1);
+  const requested = option('--target')?.split(',') ?? Object.keys(TARGETS);
+  for (const name of requested)
+    if (!(name in TARGETS)) fail(`unknown --target ${name}; known: ${Object.keys(TARGETS).join(', ')}`);
+  const outdir = path.resolve(option('--outdir') ?? 'dist/bin');
+  // A release directory holds exactly what this run built, so SHA256SUMS never
+  // vouches for a stale binary from an earlier build.
+  await emptyDir(outdir);
+  let packages;
+  try {
+    packages = embeddedPackages(import.meta.dir);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const built: string[] = [];
+  for (const name of requested) {
+    const started = performance.now();
+    try {
+      built.push(await compileBinary(TARGETS[name as Target], outdir, packages));
+    } catch (error) {
+      fail(`${name}: ${(error as Error).message}`);
+    }
+    const file = built.at(-1)!;
+    console.error(`built ${path.relative(process.cwd(), file)} (${(Bun.file(file).size / 1e6).toFixed(1)} MB, ${Math.round(performance.now() - started)} ms)`);
+  }
+  await writeChecksums(outdir, built);
+  console.error(`wrote ${path.relative(process.cwd(), path.join(outdir, 'SHA256SUMS'))}`);
 }

@@ -40,7 +40,7 @@ function upstreamCheck(packages: PackageReport): Check[] {
     checks.push({ name: 'upstream', status: 'error', message: '@playwright/mcp is not resolvable', hint: 'Reinstall the package (npm ci).' });
   else if (upstream.version !== UPSTREAM_VERSION)
     checks.push({ name: 'upstream', status: 'warn', message: `@playwright/mcp ${upstream.version} resolved, but this build was made for ${UPSTREAM_VERSION}`, hint: 'Reinstall the package (npm ci).' });
-  else checks.push({ name: 'upstream', status: 'ok', message: `@playwright/mcp ${upstream.version} (createConnection from ${packages.upstreamEntry ?? 'bundle'})` });
+  else checks.push({ name: 'upstream', status: 'ok', message: `@playwright/mcp ${upstream.version} (${packages.embedded ? 'compiled into this binary' : `createConnection from ${packages.upstreamEntry ?? 'bundle'}`})` });
   if (upstreamCore.path && bridgeCore.path && upstreamCore.path !== bridgeCore.path)
     checks.push({ name: 'playwright-core', status: 'error', message: `two copies: the upstream runs ${upstreamCore.version} at ${upstreamCore.path}, the bridge ${bridgeCore.version} at ${bridgeCore.path}`, hint: 'Pin playwright-core to the exact version @playwright/mcp depends on, then reinstall.' });
   else checks.push({ name: 'playwright-core', status: upstreamCore.version ? 'ok' : 'error', message: upstreamCore.version ? `${upstreamCore.version}, one copy shared by the upstream and the bridge` : 'not resolvable', ...(upstreamCore.version ? {} : { hint: 'Reinstall the package (npm ci).' }) });

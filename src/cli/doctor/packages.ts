@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { embeddedPackages } from '../../embedded-packages.ts';
 
 export interface ResolvedPackage {
   name: string;
@@ -27,10 +28,17 @@ export interface PackageReport {
   bridgeCore: ResolvedPackage;
   coreBundlePath: string | null;
   upstreamEntry: string | null;
+  /** Compiled into the standalone binary: no paths, one copy checked at build time. */
+  embedded: boolean;
 }
 
 /** Where the upstream and its playwright-core resolve from, seen from this module. */
 export function resolvePackages(): PackageReport {
+  if (embeddedPackages) {
+    const { upstream, playwright, playwrightCore } = embeddedPackages;
+    const at = (p: { name: string; version: string }): ResolvedPackage => ({ ...p, path: null });
+    return { upstream: at(upstream), playwright: at(playwright), upstreamCore: at(playwrightCore), bridgeCore: at(playwrightCore), coreBundlePath: null, upstreamEntry: null, embedded: true };
+  }
   const here = import.meta.url;
   const upstream = resolvePackage('@playwright/mcp', here);
   const upstreamBase = upstream.path ? path.join(upstream.path, 'package.json') : here;
@@ -44,5 +52,6 @@ export function resolvePackages(): PackageReport {
     bridgeCore: resolvePackage('playwright-core', here),
     coreBundlePath: coreBundle && fs.existsSync(coreBundle) ? coreBundle : null,
     upstreamEntry: entry && fs.existsSync(entry) ? entry : null,
+    embedded: false,
   };
 }

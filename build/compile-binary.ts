@@ -1,0 +1,50 @@
+// One standalone executable per target: the bridge, the upstream and
+// playwright-core compiled together with the Bun runtime, runnable with no
+// node_modules anywhere. Cross targets: Bun fetches that target's runtime
+// from the npm registry (@oven/bun-linux-aarch64) and caches it in ~/.bun.
+import path from 'node:path';
+import type { EmbeddedPackages } from '../src/embedded-packages.ts';
+import { playwrightStaticRequires } from './playwright-static-requires.ts';
+
+export interface TargetSpec {
+  /** Release file suffix, as install.sh computes it from uname: <os>-<arch>. */
+  name: string;
+  bun: Bun.Build.CompileTarget;
+}
+
+export const TARGETS = {
+  'linux-x64': { name: 'linux-x64', bun: 'bun-linux-x64' },
+  'linux-arm64': { name: 'linux-arm64', bun: 'bun-linux-arm64' },
+} satisfies Record<string, TargetSpec>;
+
+export type Target = keyof typeof TARGETS;
+
+export const BINARY_PREFIX = 'stealth-playwright-mcp-';
+
+/** Compiles src/main.ts for `target` into `outdir`; returns the file. */
+export async function compileBinary(target: TargetSpec, outdir: string, packages: EmbeddedPackages): Promise<string> {
+  const outfile = path.join(outdir, `${BINARY_PREFIX}${target.name}`);
+  const result = await Bun.build({
+    entrypoints: [path.join(import.meta.dir, '..', 'src', 'main.ts')],
+    compile: {
+      target: target.bun,
+      outfile,
+      // A user's .env or bunfig.toml in their working directory must not
+      // change what the server does.
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+    },
+    // playwright-core 1.64-alpha requires chromium-bidi unconditionally in a
+    // lazy init the MCP tools never run (BiDi over CDP); it is not installed.
+    external: ['chromium-bidi', 'chromium-bidi/*'],
+    loader: { '.wasm': 'file' },
+    plugins: [playwrightStaticRequires],
+    define: { STEALTH_EMBEDDED_PACKAGES: JSON.stringify(packages) },
+    // bytecode needs ESM here: the default CJS wrapper rejects import.meta.
+    format: 'esm',
+    minify: true,
+    bytecode: true,
+  });
+  if (!result.success) throw new Error(result.logs.map(String).join('\n'));
+  return outfile;
+}
