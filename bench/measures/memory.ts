@@ -1,0 +1,26 @@
+import type { MeasureResult } from '../report-types.ts';
+import { compared, type SamplesByVariant } from './from-samples.ts';
+
+const MB = (kb: number) => kb / 1024;
+
+// Measure 4 (stdio part): summed PSS of the server and all its descendants
+// (Chromium and helpers) with one session and a page open. USS is shown as
+// well: PSS shrinks when other programs on the machine map the same Chromium
+// libraries, USS does not. Issue 9's ≤ 0.75× target is set per HTTP session;
+// it is shown here for reference.
+// TODO(http): memory at 1, 4, 8 and 16 concurrent HTTP sessions: see bench/http.ts.
+export function memory(byVariant: SamplesByVariant): MeasureResult {
+  const target = (v: string) => (v.startsWith('ours') ? { max: 0.75, text: '≤ 0.75× (per-session HTTP target, for reference)' } : undefined);
+  return {
+    id: 'memory',
+    title: '4. memory, one stdio session with a page open (server + all Chromium processes)',
+    figures: [
+      ...compared(byVariant, 'PSS total', 'MB', (s) => MB(s.memory.total.pssKb), target),
+      ...compared(byVariant, 'PSS server process', 'MB', (s) => MB(s.memory.server.pssKb)),
+      ...compared(byVariant, 'PSS Chromium processes', 'MB', (s) => MB(s.memory.browser.pssKb)),
+      ...compared(byVariant, 'USS total', 'MB', (s) => MB(s.memory.total.ussKb)),
+      ...compared(byVariant, 'Chromium process count', 'procs', (s) => s.memory.browser.processes, undefined, 0),
+    ],
+    notes: [],
+  };
+}

@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import os from 'node:os';
+
+// /proc readers: process trees, memory (PSS/USS/RSS from smaps_rollup) and
+// load. Linux only, like the rest of the bench.
+
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  /** Start time in clock ticks since boot: with the pid it names one process for sure (pids get reused). */
+  start: number;
+  comm: string;
+}
+
+function readStat(pid: number): ProcInfo | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    if (fields[0] === 'Z') return undefined; // a zombie holds no memory and cannot be killed further
+    return { pid, ppid: Number(fields[1]), start: Number(fields[19]), comm: stat.slice(stat.indexOf('(') + 1, close) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every live descendant of `pid` (children, grandchildren, ...). */
+export function descendants(pid: number): ProcInfo[] {
+  const children = new Map<number, ProcInfo[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const info = readStat(Number(entry));
+    if (!info) continue;
+    const list = children.get(info.ppid) ?? [];
+    list.push(info);
+    children.set(info.ppid, list);
+  }
+  const out: ProcInfo[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      out.push(child);
+      queue.push(child.pid);
+    }
+  }
+  return out;
+}
+
+export function processInfo(pid: number): ProcInfo | undefined {
+  return readStat(pid);
+}
+
+/** True while the exact process (pid and start time) still runs. */
+export function stillRunning(info: ProcInfo): boolean {
+  return readStat(info.pid)?.start === info.start;
+}
+
+export function commandLine(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+  } catch {
+    return '';
+  }
+}
+
+export interface Memory {
+  /** Proportional set size: shared pages split among their users. The figure issue 9 asks for. */
+  pssKb: number;
+  /** Unique set size (private pages): unaffected by what other programs share, so steadier on a busy machine. */
+  ussKb: number;
+  rssKb: number;
+}
+
+const ZERO: Memory = { pssKb: 0, ussKb: 0, rssKb: 0 };
+
+export function memoryOf(pid: number): Memory {
+  let text: string;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  } catch {
+    return ZERO; // exited meanwhile
+  }
+  const field = (name: string) => Number(text.match(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0);
+  return {
+    pssKb: field('Pss'),
+    ussKb: field('Private_Clean') + field('Private_Dirty'),
+    rssKb: field('Rss'),
+  };
+}
+
+export function addMemory(a: Memory, b: Memory): Memory {
+  return { pssKb: a.pssKb + b.pssKb, ussKb: a.ussKb + b.ussKb, rssKb: a.rssKb + b.rssKb };
+}
+
+/** Memory of `pid` plus every descendant, with the number of processes counted. */
+export function treeMemory(pid: number): Memory & { processes: number } {
+  const pids = [pid, ...descendants(pid).map((d) => d.pid)];
+  return { ...pids.map(memoryOf).reduce(addMemory, ZERO), processes: pids.length };
+}
+
+/** SIGKILL every listed process still running (checked by start time, so a reused pid is never hit). */
+export function killAll(infos: readonly ProcInfo[]): number {
+  let killed = 0;
+  for (const info of infos) {
+    if (!stillRunning(info)) continue;
+    try {
+      process.kill(info.pid, 'SIGKILL');
+      killed++;
+    } catch {
+      // already gone
+    }
+  }
+  return killed;
+}
+
+export function loadAverage(): [number, number, number] {
+  const [one = 0, five = 0, fifteen = 0] = os.loadavg();
+  return [one, five, fifteen];
+}
