@@ -95,6 +95,9 @@ describe('streamable HTTP: many clients, one isolated browser each', () => {
     const c = await httpClient(server.url, { headers: { 'x-stealth-session-headless': 'false' } });
     const info = (await c.client.callTool({ name: 'stealth_bridge_info', arguments: {} })).structuredContent as any;
     assert.equal(info.session.headless, false);
+    const headed = await c.client.callTool({ name: 'browser_navigate', arguments: { url: site.url } });
+    assert.equal(headed.isError, true, 'no display in this test server');
+    assert.match(textOf(headed), /no display.*set headless true/s);
     await c.transport.terminateSession();
     await c.client.close();
   });

@@ -34,6 +34,7 @@ export class SessionBrowser {
 
   async #launch(): Promise<BrowserContext> {
     const started = performance.now();
+    assertDisplay(this.#plan.launch.headless !== false);
     const browser = await chromium.launch(this.#plan.launch);
     this.#browser = browser;
     browser.on('disconnected', () => {
@@ -69,6 +70,16 @@ export class SessionBrowser {
     // A launch still in flight closes itself when it sees #closed.
     await pending?.catch(() => {});
   }
+}
+
+// Playwright's own message for this case points at its test runner; ours says
+// what a server user can change.
+function assertDisplay(headless: boolean): void {
+  if (headless || process.platform !== 'linux' || process.env.DISPLAY || process.env.WAYLAND_DISPLAY) return;
+  throw new Error(
+    'This session asked for a headed browser (headless: false), but there is no display: DISPLAY is unset. ' +
+      'Fix: set headless true (per session, or --headless true), or run the server under a display (e.g. xvfb-run -a, or the container image, which starts one on demand).',
+  );
 }
 
 /** Headless Chromium announces itself as HeadlessChrome; report it as Chrome. */
