@@ -67,7 +67,9 @@ export async function bridgeOverhead(options: OverheadOptions): Promise<MeasureR
   const binary = await resolveBrowserBinary(config, upstreamConfig);
   const plan = launchPlan(config, upstreamConfig, binary);
 
-  const browser = await chromium.launch(plan.launch);
+  // The plan's launch options with the executable set explicitly (the plan may
+  // leave it to the binary, which the session's own launcher would resolve).
+  const browser = await chromium.launch({ ...plan.launch, executablePath: binary.executablePath });
   const forgetBrowser = onCleanup('bridge-overhead browser', () => browser.close());
   const closers: (() => Promise<unknown>)[] = [];
   try {
