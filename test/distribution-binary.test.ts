@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { canHideBuildTree, hiddenTreeWrapper, pathWithoutNodeModules } from './helpers/isolation.ts';
+import { failures, runSuite } from './helpers/nested-suite.ts';
+import { binaryPath, releaseBuild, TARGETS } from './helpers/release-build.ts';
+import { RecordingStdioTransport, ROOT, testEnv } from './helpers/server.ts';
+
+const run = promisify(execFile);
+
+// ELF e_machine values (offset 18, little-endian) of the two Linux targets.
+const ELF_MACHINE = { 'linux-x64': 62, 'linux-arm64': 183 } as const;
+
+// The standalone binary as a user gets it: copied out of the build tree into an
+// empty directory, and run with that tree (so every node_modules) hidden.
+describe('standalone binary', () => {
+  let release: string;
+  let dir: string;
+  let server: string;
+  const hidden = canHideBuildTree();
+
+  before(async () => {
+    release = await releaseBuild();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-bin-'));
+    const copy = path.join(dir, 'stealth-playwright-mcp');
+    fs.copyFileSync(binaryPath('linux-x64', release), copy);
+    fs.chmodSync(copy, 0o755);
+    fs.mkdirSync(path.join(dir, 'cwd'));
+    server = hidden ? hiddenTreeWrapper(dir, copy) : copy;
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const env = (extra: Record<string, string> = {}) => ({ ...testEnv(path.join(dir, 'out'), extra), PATH: pathWithoutNodeModules() });
+  const exec = (args: string[], extra: Record<string, string> = {}) =>
+    run(server, args, { cwd: path.join(dir, 'cwd'), env: env(extra), timeout: 60_000 }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+
+  test('the build tree can be hidden (private mount namespace)', { skip: hidden ? false : 'unshare -m is not permitted here; the binary runs from an empty directory only' }, () => {
+    assert.ok(hidden);
+  });
+
+  test('one binary per target with the right ELF machine, and SHA256SUMS that matches them', () => {
+    const sums = fs.readFileSync(path.join(release, 'SHA256SUMS'), 'utf8').trim().split('\n');
+    assert.equal(sums.length, TARGETS.length);
+    for (const target of TARGETS) {
+      const file = binaryPath(target, release);
+      const head = Buffer.alloc(20);
+      const fd = fs.openSync(file, 'r');
+      fs.readSync(fd, head, 0, 20, 0);
+      fs.closeSync(fd);
+      assert.equal(head.subarray(0, 4).toString('latin1'), '\x7fELF', `${target} is ELF`);
+      assert.equal(head[4], 2, `${target} is 64-bit`);
+      assert.equal(head.readUInt16LE(18), ELF_MACHINE[target], `${target} machine`);
+      assert.ok(fs.statSync(file).mode & 0o111, `${target} executable`);
+      const digest = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+      assert.ok(sums.includes(`${digest}  ${path.basename(file)}`), `${target} listed in SHA256SUMS`);
+    }
+  });
+
+  test('--version and --help match the Node package', async () => {
+    const node = (args: string[]) => run(process.execPath, [path.join(ROOT, 'dist', 'node', 'cli.mjs'), ...args]);
+    assert.equal((await exec(['--version'])).stdout, (await node(['--version'])).stdout);
+    const help = await exec(['--help']);
+    assert.match(help.stdout, /Usage: stealth-playwright-mcp/);
+    assert.equal(help.stdout, (await node(['--help'])).stdout);
+  });
+
+  test('doctor reports the bun runtime and the packages compiled in, exit 0', async () => {
+    const { code, stdout } = await exec(['doctor', '--json']) as { code?: number; stdout: string };
+    assert.equal(code ?? 0, 0, stdout);
+    const report = JSON.parse(stdout);
+    assert.equal(report.status, 'ok');
+    assert.equal(report.runtime.name, 'bun');
+    assert.equal(report.packages.embedded, true);
+    const upstream = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'package.json'), 'utf8'));
+    assert.equal(report.packages.upstream.version, upstream.version);
+    assert.equal(report.packages.upstreamCore.version, report.packages.bridgeCore.version);
+  });
+
+  test('a .env and a bunfig.toml in the working directory are not loaded', async () => {
+    const cwd = path.join(dir, 'cwd');
+    fs.writeFileSync(path.join(cwd, '.env'), 'STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL=from-dotenv\n');
+    fs.writeFileSync(path.join(cwd, 'bunfig.toml'), 'this is not [[[ toml\n');
+    try {
+      const { code, stdout, stderr } = await exec(['doctor', '--json']) as { code?: number; stdout: string; stderr: string };
+      assert.equal(code ?? 0, 0, stdout + stderr);
+      assert.doesNotMatch(stdout + stderr, /from-dotenv|bunfig/);
+    } finally {
+      fs.rmSync(path.join(cwd, '.env'));
+      fs.rmSync(path.join(cwd, 'bunfig.toml'));
+    }
+  });
+
+  test('stealth_bridge_info reports the bun runtime', async () => {
+    const transport = new RecordingStdioTransport(server, [], env());
+    const client = new Client({ name: 'stealth-test-client', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const info = (await client.callTool({ name: 'stealth_bridge_info', arguments: {} })).structuredContent as { runtime: { name: string; version: string } };
+      assert.equal(info.runtime.name, 'bun');
+      assert.match(info.runtime.version, /^\d+\.\d+\.\d+/);
+    } finally {
+      await client.close();
+      await transport.exit;
+    }
+  });
+
+  test('the focused end-to-end suite passes against the binary', async () => {
+    const result = await runSuite(server, path.join(dir, 'cwd'), env());
+    assert.equal(result.code, 0, failures(result.output));
+    assert.equal(result.failed, 0);
+    assert.ok(result.passed >= 15, `only ${result.passed} tests ran`);
+  });
+});
