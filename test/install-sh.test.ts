@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { binaryPath, releaseBuild } from './helpers/release-build.ts';
-import { startReleaseServer, type ReleaseServer } from './helpers/release-server.ts';
+import { startReleaseServer, type ReleaseServer } from './helpers/static-release-server.ts';
 import { ROOT } from './helpers/server.ts';
 
 const INSTALL_SH = path.join(ROOT, 'install.sh');
