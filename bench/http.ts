@@ -8,11 +8,13 @@ import type { MeasureResult } from './report-types.ts';
 import { startStdio, type Variant } from './servers.ts';
 
 // ---------------------------------------------------------------------------
-// TODO(http): the HTTP half of issue 9, waiting for `--transport streamable-http`.
+// TODO(http): the HTTP half of issue 9 (measures 2b, 4b, 5b), not wired yet.
 //
-// The helpers below are written against the agreed interface (DESIGN.md §2:
-// --transport streamable-http, --http-host, --http-port, endpoint /mcp) and the
-// SDK's StreamableHTTPClientTransport, but have not run against a server yet.
+// The helpers below use the agreed interface (DESIGN.md §2: --transport
+// streamable-http, --http-host, --http-port, endpoint /mcp) and the SDK's
+// StreamableHTTPClientTransport. Checked once by hand against the HTTP
+// transport as it landed (server up, 3 sessions, tools/list each); no measure
+// uses them yet.
 // To plug in, in bench/run.ts (search for "TODO(http)"):
 //   2. first navigate: t0 = before openHttpSession(); navigate; compare with the
 //      upstream CLI stdio figure (its only mode with a browser per client).
@@ -23,6 +25,8 @@ import { startStdio, type Variant } from './servers.ts';
 //   5. throughput: HTTP_THROUGHPUT_SESSIONS sessions each calling
 //      browser_snapshot in a loop for a fixed count; calls/s across all, p50/p95.
 // Until then run.ts reports these as skipped (httpPending), never as numbers.
+// Cost note: 16 sessions means 16 browsers for ours and 16 CLI children + 16
+// browsers for the baseline (~7 GB PSS together); run those counts with few runs.
 // ---------------------------------------------------------------------------
 
 export const HTTP_SESSION_COUNTS = [1, 4, 8, 16] as const;
@@ -30,7 +34,7 @@ export const HTTP_THROUGHPUT_SESSIONS = 8;
 
 /** What the report says for each HTTP measure until the transport exists. */
 export function httpPending(): MeasureResult[] {
-  const why = 'needs --transport streamable-http (issue: HTTP transport, in progress); see TODO(http) in bench/http.ts';
+  const why = 'not wired yet: needs the HTTP measures plugged in (see TODO(http) in bench/http.ts)';
   return [
     { id: 'first-navigate-http', title: '2b. session start → first browser_navigate done (HTTP)', figures: [], notes: [], skipped: why },
     { id: 'memory-http', title: `4b. memory at ${HTTP_SESSION_COUNTS.join(', ')} concurrent HTTP sessions vs one upstream CLI child each`, figures: [], notes: [], skipped: why },
@@ -65,7 +69,7 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   throw new Error(`nothing listens on 127.0.0.1:${port} after ${timeoutMs} ms`);
 }
 
-/** TODO(http): untested until the HTTP transport lands. Ours, serving HTTP on a free loopback port. */
+/** Ours, serving HTTP on a free loopback port (TODO(http): not yet used by a measure). */
 export async function startHttpServer(variant: Variant): Promise<HttpServer> {
   const port = await freePort();
   const args = [...variant.args, '--transport', 'streamable-http', '--http-host', '127.0.0.1', '--http-port', String(port)];
@@ -95,7 +99,7 @@ export async function startHttpServer(variant: Variant): Promise<HttpServer> {
   };
 }
 
-/** TODO(http): untested until the HTTP transport lands. One MCP session over Streamable HTTP. */
+/** One MCP session over Streamable HTTP (TODO(http): not yet used by a measure). */
 export async function openHttpSession(url: string): Promise<Client> {
   const client = new Client({ name: 'spm-bench', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
