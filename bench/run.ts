@@ -45,6 +45,7 @@ const site = await startSite();
 const results: MeasureResult[] = [];
 const notes: string[] = [];
 const samples: Record<string, StdioSample[]> = {};
+const errors: string[] = [];
 
 if (options.only.has('stdio')) {
   const binary = oursBinary(environment);
@@ -53,13 +54,19 @@ if (options.only.has('stdio')) {
   for (const variant of variants) samples[variant.id] = [];
   // One untimed start per variant first: the first-ever start reads every
   // file from disk and would count against whichever variant went first.
-  for (const variant of variants) await warmUp(variant);
+  for (const variant of variants) await warmUp(variant).catch((error: unknown) => errors.push(`warm-up ${variant.id}: ${(error as Error).message}`));
   for (let run = 0; run < options.runs; run++) {
     // Rotate the order each run so no variant always follows another's teardown.
     const order = variants.map((_, i) => variants[(i + run) % variants.length]!);
     for (const variant of order) {
       log(`run ${run + 1}/${options.runs}: ${variant.id}`);
-      samples[variant.id]!.push(await stdioSample(variant, { url: site.url, snapshotCalls: options.snapshotCalls, settleMs: options.settleMs }));
+      try {
+        samples[variant.id]!.push(await stdioSample(variant, { url: site.url, snapshotCalls: options.snapshotCalls, settleMs: options.settleMs }));
+      } catch (error) {
+        // One failed run leaves that variant with fewer runs; the JSON says so.
+        errors.push(`run ${run + 1}, ${variant.id}: ${(error as Error).message}`);
+        log(`run ${run + 1} of ${variant.id} failed: ${(error as Error).message}`);
+      }
     }
   }
   const byVariant: SamplesByVariant = new Map(Object.entries(samples));
@@ -68,7 +75,9 @@ if (options.only.has('stdio')) {
 
 if (options.only.has('overhead')) {
   log('bridge overhead (in-process)');
-  const overhead = await bridgeOverhead({ chromium: options.chromium, url: site.url, workDir, runs: options.runs, callsPerTool: options.overheadRounds });
+  const overhead = await bridgeOverhead({ chromium: options.chromium, url: site.url, workDir, runs: options.runs, callsPerTool: options.overheadRounds }).catch(
+    (error: unknown): MeasureResult => ({ id: 'bridge-overhead', title: '3. bridge overhead per tool call', figures: [], notes: [], skipped: `failed: ${(error as Error).message}` }),
+  );
   // Keep the issue's numbering in the table: 1, 2, 3, 4, 5.
   results.splice(Math.min(2, results.length), 0, overhead);
 }
@@ -93,12 +102,14 @@ const report = {
   options: { runs: options.runs, snapshotCalls: options.snapshotCalls, overheadRounds: options.overheadRounds, settleMs: options.settleMs, parts: [...options.only] },
   upstreamConfig: upstreamConfig(environment),
   notes,
+  errors,
   results,
   samples,
 };
 
 printTable(results, (s) => process.stdout.write(s));
 for (const note of notes) process.stdout.write(`\nnote: ${note}\n`);
+for (const error of errors) process.stdout.write(`error: ${error}\n`);
 const file = writeJson(options.outDir, report, startedAt);
 process.stdout.write(`\nwrote ${path.relative(process.cwd(), file)}\n`);
 
