@@ -8,6 +8,17 @@ type Task = () => Promise<unknown> | unknown;
 
 const tasks = new Map<number, { what: string; task: Task }>();
 let nextId = 0;
+let stopping = false;
+
+/** Once the bench is stopping, never resolves: the guard's cleanup ends the process instead. */
+export function haltIfStopping(): Promise<void> {
+  return stopping ? new Promise(() => {}) : Promise.resolve();
+}
+
+/** Throws once the bench is stopping, so no new process starts while cleanup runs. */
+export function assertRunning(): void {
+  if (stopping) throw new Error('the bench is stopping');
+}
 
 /** Registers an undo step; call the returned function once it has been done normally. */
 export function onCleanup(what: string, task: Task): () => void {
@@ -79,7 +90,6 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
  * it cleans up and exits non-zero.
  */
 export function installGuards(deadlineMs: number): () => void {
-  let stopping = false;
   const stop = (why: string, code: number) => {
     if (stopping) return;
     stopping = true;

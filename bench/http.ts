@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { onCleanup, TreeWatch, withTimeout } from './cleanup.ts';
+import { assertRunning, onCleanup, TreeWatch, withTimeout } from './cleanup.ts';
 import { treeMemory } from './proc.ts';
 import type { MeasureResult } from './report-types.ts';
 import { startStdio, type Variant } from './servers.ts';
@@ -71,6 +71,7 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
 
 /** Ours, serving HTTP on a free loopback port (TODO(http): not yet used by a measure). */
 export async function startHttpServer(variant: Variant): Promise<HttpServer> {
+  assertRunning();
   const port = await freePort();
   const args = [...variant.args, '--transport', 'streamable-http', '--http-host', '127.0.0.1', '--http-port', String(port)];
   const child = spawn(variant.command, args, { env: variant.env, stdio: ['ignore', 'ignore', 'pipe'] });

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cleanupAll, installGuards, onCleanup } from './cleanup.ts';
+import { cleanupAll, haltIfStopping, installGuards, onCleanup } from './cleanup.ts';
 import { httpPending } from './http.ts';
 import { bridgeOverhead } from './measures/bridge-overhead.ts';
 import { firstNavigate } from './measures/first-navigate.ts';
@@ -63,6 +63,7 @@ if (options.only.has('stdio')) {
       try {
         samples[variant.id]!.push(await stdioSample(variant, { url: site.url, snapshotCalls: options.snapshotCalls, settleMs: options.settleMs }));
       } catch (error) {
+        await haltIfStopping();
         // One failed run leaves that variant with fewer runs; the JSON says so.
         errors.push(`run ${run + 1}, ${variant.id}: ${(error as Error).message}`);
         log(`run ${run + 1} of ${variant.id} failed: ${(error as Error).message}`);
@@ -76,7 +77,7 @@ if (options.only.has('stdio')) {
 if (options.only.has('overhead')) {
   log('bridge overhead (in-process)');
   const overhead = await bridgeOverhead({ chromium: options.chromium, url: site.url, workDir, runs: options.runs, callsPerTool: options.overheadRounds }).catch(
-    (error: unknown): MeasureResult => ({ id: 'bridge-overhead', title: '3. bridge overhead per tool call', figures: [], notes: [], skipped: `failed: ${(error as Error).message}` }),
+    async (error: unknown): Promise<MeasureResult> => (await haltIfStopping(), { id: 'bridge-overhead', title: '3. bridge overhead per tool call', figures: [], notes: [], skipped: `failed: ${(error as Error).message}` }),
   );
   // Keep the issue's numbering in the table: 1, 2, 3, 4, 5.
   results.splice(Math.min(2, results.length), 0, overhead);

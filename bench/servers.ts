@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { onCleanup, TreeWatch, withTimeout } from './cleanup.ts';
+import { assertRunning, onCleanup, TreeWatch, withTimeout } from './cleanup.ts';
 import { since } from './stats.ts';
 
 // The servers under comparison, each started the way an MCP client starts it
@@ -93,6 +93,7 @@ export interface StdioServer {
 const CALL_TIMEOUT_MS = 60_000;
 
 export async function startStdio(variant: Variant, timeoutMs = 30_000): Promise<StdioServer> {
+  assertRunning();
   const transport = new StdioClientTransport({ command: variant.command, args: variant.args, env: variant.env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));

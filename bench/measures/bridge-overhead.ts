@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config/load.ts';
 import { resolveUpstreamConfig } from '../../src/config/upstream.ts';
 import { createLogger } from '../../src/log.ts';
 import { BridgeSession } from '../../src/session/bridge-session.ts';
-import { onCleanup, withTimeout } from '../cleanup.ts';
+import { assertRunning, onCleanup, withTimeout } from '../cleanup.ts';
 import type { Figure, MeasureResult } from '../report-types.ts';
 import { median, round, since } from '../stats.ts';
 
@@ -69,7 +69,8 @@ export async function bridgeOverhead(options: OverheadOptions): Promise<MeasureR
 
   // The plan's launch options with the executable set explicitly (the plan may
   // leave it to the binary, which the session's own launcher would resolve).
-  const browser = await chromium.launch({ ...plan.launch, executablePath: binary.executablePath });
+  assertRunning();
+  const browser = await chromium.launch({ ...plan.launch, executablePath: binary.executablePath ?? undefined });
   const forgetBrowser = onCleanup('bridge-overhead browser', () => browser.close());
   const closers: (() => Promise<unknown>)[] = [];
   try {
