@@ -1,40 +1,162 @@
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
 import { ConfigError } from '../config/config-error.ts';
+import type { Env } from '../config/load.ts';
 import type { Config } from '../config/settings.ts';
 import type { UpstreamConfig } from '../config/upstream.ts';
+import type { Logger } from '../log.ts';
+import { redactUrl } from './build-store/errors.ts';
+import { installBuild } from './build-store/install.ts';
+import { findInstalled, type InstalledBuild } from './build-store/layout.ts';
+import { resolvePlatform } from './build-store/platform.ts';
+import { buildRequest, origins, type BuildRequest } from './build-store/release.ts';
+import { readTestOverrides } from './build-store/test-overrides.ts';
+import { BROWSER_LICENCE_ENV, PROVIDER } from './build-store/vendor.ts';
 import { assertRunnable, findOnPath, probeVersion, unwrapLauncher } from './executable-checks.ts';
+import { licenceFacts, resolveLicence, type Licence } from './licence.ts';
 
 export type BinarySource = 'custom' | 'cache' | 'playwright' | 'system';
 
-/** What `stealth_binary_info` and `doctor` report, and what the launcher runs. */
+/** The managed stealth build: what is pinned, and what is installed. */
+export interface BuildFacts {
+  provider: string;
+  platform: string;
+  tier: 'keyless' | 'keyed';
+  /** The pinned keyless version; for keyed builds the installed one (the vendor picks the newest). */
+  version: string | null;
+  installDir: string | null;
+  verification: string | null;
+  keyId: string | null;
+  archiveSha256: string | null;
+  installedAt: string | null;
+  /** Where a download would come from (no credentials). */
+  downloadFrom: string | null;
+}
+
+/**
+ * What `stealth_binary_info`, `doctor` and `info` report, and what the
+ * launcher runs. A managed build that is not in the cache yet has no path and
+ * no version until `ensure()` downloads it (at the first browser launch).
+ */
 export interface BrowserBinary {
-  engine: Config['browserEngine'];
-  executablePath: string;
-  version: string;
-  versionOutput: string;
-  source: BinarySource;
-  cacheDir: string;
-  /** A managed stealth build is present in the cache. */
-  installed: boolean;
+  readonly engine: Config['browserEngine'];
+  readonly source: BinarySource;
+  readonly cacheDir: string;
+  readonly executablePath: string | null;
+  readonly version: string | null;
+  readonly versionOutput: string | null;
+  /** A managed stealth build is present in the cache (always false for the other sources). */
+  readonly installed: boolean;
+  readonly build: BuildFacts | null;
+  readonly licence: ReturnType<typeof licenceFacts>;
+  /** The executable, downloading and verifying the managed build first if needed. */
+  ensure(log: Logger): Promise<string>;
+  /** Variables the browser process needs on top of ours (the licence key for the keyed build). */
+  launchEnv(): Record<string, string>;
+  toJSON(): Record<string, unknown>;
 }
 
 const SYSTEM_CHROMIUMS = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
 
-async function locate(config: Config, upstream: UpstreamConfig): Promise<{ file: string; source: BinarySource; origin: string; fix: string }> {
-  if (config.binaryPath) {
-    return { file: config.binaryPath, source: 'custom', origin: '--binary-path (STEALTH_BINARY_PATH)', fix: 'point --binary-path at a Chromium executable, or unset it.' };
+interface Located {
+  file: string;
+  source: BinarySource;
+  origin: string;
+  fix: string;
+}
+
+class Binary implements BrowserBinary {
+  readonly engine: Config['browserEngine'];
+  readonly source: BinarySource;
+  readonly cacheDir: string;
+  executablePath: string | null = null;
+  version: string | null = null;
+  versionOutput: string | null = null;
+  build: BuildFacts | null = null;
+  #licence: Licence;
+  #request: BuildRequest | undefined;
+  #ensuring: Promise<string> | undefined;
+
+  constructor(config: Config, source: BinarySource, licence: Licence, request?: BuildRequest) {
+    this.engine = config.browserEngine;
+    this.source = source;
+    this.cacheDir = config.cacheDir;
+    this.#licence = licence;
+    this.#request = request;
   }
+
+  get installed(): boolean {
+    return this.build?.installDir != null;
+  }
+
+  get licence() {
+    return licenceFacts(this.#licence);
+  }
+
+  async probe(located: Located): Promise<void> {
+    await assertRunnable(located.file, located.origin, located.fix);
+    const probe = await probeVersion(located.file, located.origin, located.fix);
+    this.executablePath = located.file;
+    this.version = probe.version;
+    this.versionOutput = probe.output;
+  }
+
+  useBuild(build: InstalledBuild): void {
+    const r = build.receipt;
+    this.build = {
+      ...this.build!,
+      version: r.version,
+      installDir: build.dir,
+      verification: r.verification,
+      keyId: r.keyId ?? null,
+      archiveSha256: r.archive.sha256,
+      installedAt: r.installedAt,
+    };
+  }
+
+  ensure(log: Logger): Promise<string> {
+    if (this.executablePath) return Promise.resolve(this.executablePath);
+    this.#ensuring ??= (async () => {
+      const build = await installBuild(this.#request!, log);
+      this.useBuild(build);
+      await this.probe(cacheLocated(build));
+      return this.executablePath!;
+    })().finally(() => (this.#ensuring = undefined));
+    return this.#ensuring;
+  }
+
+  launchEnv(): Record<string, string> {
+    // Playwright replaces the child's environment when `env` is given, so the
+    // caller merges this into process.env. Only the stealth engine gets the key.
+    return this.engine === 'stealth' && this.#licence.key ? { [BROWSER_LICENCE_ENV]: this.#licence.key } : {};
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      engine: this.engine,
+      executablePath: this.executablePath,
+      version: this.version,
+      versionOutput: this.versionOutput,
+      source: this.source,
+      cacheDir: this.cacheDir,
+      installed: this.installed,
+      build: this.build,
+      licence: this.licence,
+    };
+  }
+}
+
+function cacheLocated(build: InstalledBuild): Located {
+  return {
+    file: build.executablePath,
+    source: 'cache',
+    origin: `the cached stealth build ${build.dir}`,
+    fix: `delete ${build.dir} so the next start downloads it again, or pass --binary-path <chromium executable>.`,
+  };
+}
+
+async function locateOther(config: Config, upstream: UpstreamConfig): Promise<Located> {
   const upstreamPath = upstream.browser?.launchOptions?.executablePath;
-  if (config.browserEngine === 'stealth') {
-    if (upstreamPath)
-      throw new ConfigError('PLAYWRIGHT_MCP_EXECUTABLE_PATH is set, but the stealth engine takes its binary from --binary-path (STEALTH_BINARY_PATH). Fix: move the path to STEALTH_BINARY_PATH, or use --browser-engine playwright.');
-    throw new ConfigError(
-      `The stealth engine needs the stealth Chromium build, which is not installed in ${config.cacheDir}, and this version of ` +
-        'stealth-playwright-mcp cannot download it yet. Fix: pass --binary-path <chromium executable> (STEALTH_BINARY_PATH), ' +
-        'or use --browser-engine playwright for stock Chromium.',
-    );
-  }
   if (upstreamPath)
     return { file: upstreamPath, source: 'custom', origin: 'PLAYWRIGHT_MCP_EXECUTABLE_PATH', fix: 'point it at a Chromium executable, or unset it.' };
   const installed = chromium.executablePath();
@@ -49,18 +171,46 @@ async function locate(config: Config, upstream: UpstreamConfig): Promise<{ file:
   return { file: await unwrapLauncher(onPath), source: 'system', origin: `${onPath} (found on PATH)`, fix: 'reinstall it, or pass --binary-path <chromium executable>.' };
 }
 
-/** Finds the browser for the configured engine and checks, at startup, that it runs. */
-export async function resolveBrowserBinary(config: Config, upstream: UpstreamConfig): Promise<BrowserBinary> {
-  const { file, source, origin, fix } = await locate(config, upstream);
-  await assertRunnable(file, origin, fix);
-  const probe = await probeVersion(file, origin, fix);
-  return {
-    engine: config.browserEngine,
-    executablePath: file,
-    version: probe.version,
-    versionOutput: probe.output,
-    source,
-    cacheDir: config.cacheDir,
-    installed: false,
+/**
+ * Finds the browser for the configured engine and checks, at startup, that it
+ * runs. Never touches the network: a stealth build that is not cached yet is
+ * returned pending, and `ensure()` downloads it on the first launch (an MCP
+ * client must get its `initialize` answer long before a 200 MB download ends).
+ */
+export async function resolveBrowserBinary(config: Config, upstream: UpstreamConfig, env: Env = process.env, log?: Logger): Promise<BrowserBinary> {
+  const licence = await resolveLicence(config);
+  if (config.binaryPath) {
+    const binary = new Binary(config, 'custom', licence);
+    await binary.probe({ file: config.binaryPath, source: 'custom', origin: '--binary-path (STEALTH_BINARY_PATH)', fix: 'point --binary-path at a Chromium executable, or unset it.' });
+    return binary;
+  }
+  if (config.browserEngine !== 'stealth') {
+    const located = await locateOther(config, upstream);
+    const binary = new Binary(config, located.source, licence);
+    await binary.probe(located);
+    return binary;
+  }
+  if (upstream.browser?.launchOptions?.executablePath)
+    throw new ConfigError('PLAYWRIGHT_MCP_EXECUTABLE_PATH is set, but the stealth engine takes its binary from --binary-path (STEALTH_BINARY_PATH). Fix: move the path to STEALTH_BINARY_PATH, or use --browser-engine playwright.');
+  const platform = resolvePlatform();
+  const request = buildRequest(config, platform, licence.key, readTestOverrides(env, log));
+  const binary = new Binary(config, 'cache', licence, request);
+  binary.build = {
+    provider: PROVIDER,
+    platform: platform.tag,
+    tier: request.tier,
+    version: request.version ?? null,
+    installDir: null,
+    verification: null,
+    keyId: null,
+    archiveSha256: null,
+    installedAt: null,
+    downloadFrom: request.version ? redactUrl(origins(request, request.version)[0]!.archiveUrl) : `${request.vendorOrigin}/api/download/<newest>`,
   };
+  const build = await findInstalled(config.cacheDir, platform.tag, request.tier, request.version);
+  if (build) {
+    binary.useBuild(build);
+    await binary.probe(cacheLocated(build));
+  }
+  return binary;
 }

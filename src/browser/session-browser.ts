@@ -1,5 +1,7 @@
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import type { Logger } from '../log.ts';
+import { readTestOverrides } from './build-store/test-overrides.ts';
+import { enableConsoleFallback } from './console-fallback.ts';
 import type { LaunchPlan } from './launch-options.ts';
 
 /**
@@ -32,10 +34,34 @@ export class SessionBrowser {
     return this.#browser?.isConnected() ?? false;
   }
 
+  /** The launch profile this session's browsers get, for stealth_bridge_info. */
+  get profile() {
+    const plan = this.#plan;
+    return {
+      stealthArgs: plan.stealth !== null,
+      seed: plan.stealth?.seed ?? null,
+      platform: plan.stealth?.platform ?? null,
+      timezone: plan.stealth?.timezone ?? null,
+      locale: plan.stealth?.locale ?? null,
+      sandbox: plan.launch.chromiumSandbox === true,
+      consoleFallback: plan.consoleFallback,
+      args: plan.launch.args ?? [],
+    };
+  }
+
   async #launch(): Promise<BrowserContext> {
     const started = performance.now();
     assertDisplay(this.#plan.launch.headless !== false);
-    const browser = await chromium.launch(this.#plan.launch);
+    // The first launch of a managed build may download it (progress on stderr).
+    const executablePath = await this.#plan.binary.ensure(this.#log);
+    if (this.#closed) throw new Error('The session is closed.');
+    const licenceEnv = this.#plan.binary.launchEnv();
+    const browser = await chromium.launch({
+      ...this.#plan.launch,
+      executablePath,
+      // Playwright replaces the child's environment when `env` is given.
+      ...(Object.keys(licenceEnv).length ? { env: { ...process.env, ...this.#plan.launch.env, ...licenceEnv } } : {}),
+    });
     this.#browser = browser;
     browser.on('disconnected', () => {
       if (this.#browser === browser) {
@@ -49,6 +75,7 @@ export class SessionBrowser {
     }
     const userAgent = this.#plan.context.userAgent ?? (await honestUserAgent(browser));
     const context = await browser.newContext({ ...this.#plan.context, userAgent });
+    if (this.#plan.consoleFallback) await enableConsoleFallback(context, readTestOverrides(process.env).consoleFallbackOnly);
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));
     this.#log.debug(`browser ${browser.version()} launched in ${Math.round(performance.now() - started)} ms`);

@@ -37,6 +37,11 @@ function fail(error: unknown): never {
     process.stderr.write(`${PACKAGE_NAME}: ${(error as Error).message}\n`);
     process.exit(EXIT_USAGE);
   }
+  // Download, verification and licence failures carry their own fix.
+  if (error instanceof Error && error.name === 'BuildStoreError') {
+    process.stderr.write(`${PACKAGE_NAME}: ${error.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`${PACKAGE_NAME}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 }

@@ -36,9 +36,10 @@ export function parseSetting<T>(s: Parsable<T>, raw: string, source: string): T 
 /** Our own variables that no setting reads: almost always a typo. */
 export function unknownOwnEnv(env: Env): string[] {
   const known = new Set(Object.values(settings).map((s) => s.env));
-  const ignored = new Set(['STEALTH_LICENSE_KEY', 'STEALTH_DOWNLOAD_URL']);
+  // STEALTH_TEST_* belong to the test suite (src/browser/build-store/test-overrides.ts).
+  const ignored = new Set<string>();
   return Object.keys(env)
-    .filter((name) => OWN_ENV_PREFIXES.some((p) => name.startsWith(p)) && !known.has(name) && !ignored.has(name))
+    .filter((name) => OWN_ENV_PREFIXES.some((p) => name.startsWith(p)) && !known.has(name) && !ignored.has(name) && !name.startsWith('STEALTH_TEST_'))
     .map((name) => {
       const hint = closest(name, known);
       return `${name} is not a setting of this server${hint ? ` (did you mean ${hint}?)` : ''}; it is ignored.`;

@@ -111,6 +111,7 @@ export class BridgeSession {
       localToolNames: [...localTools.keys()],
       upstreamToolCount: () => this.#upstreamToolCount,
       browserRunning: () => this.browser.running,
+      browserProfile: () => this.browser.profile,
     };
   }
 

@@ -1,34 +1,150 @@
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { PINNED_VERSIONS } from '../../src/browser/build-store/platform.ts';
+
+// A stand-in for the vendor on 127.0.0.1 that speaks the real protocol: per
+// version directories with the archive, a SHA256SUMS with a version= line and
+// an Ed25519 SHA256SUMS.sig; the keyed API; the licence check. The "browser"
+// in the archive is a launcher script that execs the Debian Chromium.
+export const TAG = 'linux-x64';
+export const VERSION = PINNED_VERSIONS[TAG];
+export const KEYED_VERSION = '151.0.7800.100.2';
+export const VALID_KEY = 'cb_test_valid_key_0123456789abcdef';
+export const ARCHIVE = `cloakbrowser-${TAG}.tar.gz`;
+
+export type Mode = 'ok' | 'tamper' | 'bad-signature' | 'wrong-version' | 'no-signature' | 'truncate' | 'missing' | 'slow';
 
 export interface ReleaseServer {
   url: string;
-  /** Request paths served so far, in order. */
-  requests: string[];
+  /** Base64 raw Ed25519 public key that signs this server's manifests (trust it via STEALTH_TEST_TRUSTED_KEY). */
+  publicKey: string;
+  archive: Buffer;
+  sha256: string;
+  mode: Mode;
+  /** Full archive responses started, per path. */
+  archiveRequests: string[];
+  /** Authorization headers seen on keyed downloads. */
+  authorizations: string[];
   close(): Promise<void>;
 }
 
-/** A static file server on 127.0.0.1 standing in for the release host: GET <url>/<dir>/<file>. */
-export async function startReleaseServer(root: string): Promise<ReleaseServer> {
-  const requests: string[] = [];
-  const server = http.createServer((req, res) => {
-    const urlPath = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    requests.push(urlPath);
-    const file = path.join(root, path.normalize(urlPath));
-    if (!file.startsWith(root + path.sep) || !fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
-      res.writeHead(404).end('not found');
+const CHROMIUM = process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium';
+
+function makeArchive(padBytes: number): Buffer {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-release-'));
+  try {
+    const top = path.join(work, `cloakbrowser-${TAG}`);
+    fs.mkdirSync(top);
+    fs.writeFileSync(path.join(top, 'chrome'), `#!/bin/sh\nexec ${CHROMIUM} "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(path.join(top, 'LICENSE.txt'), 'test build\n');
+    // Incompressible padding, so a throttled download takes a while.
+    fs.writeFileSync(path.join(top, 'resources.pak'), crypto.randomBytes(padBytes));
+    fs.symlinkSync('chrome', path.join(top, 'chrome-link'));
+    execFileSync('tar', ['-czf', path.join(work, ARCHIVE), '-C', work, `cloakbrowser-${TAG}`]);
+    return fs.readFileSync(path.join(work, ARCHIVE));
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function rawPublicKey(key: crypto.KeyObject): string {
+  return Buffer.from(key.export({ format: 'jwk' }).x!, 'base64url').toString('base64');
+}
+
+export async function startReleaseServer(options: { padBytes?: number } = {}): Promise<ReleaseServer> {
+  const signer = crypto.generateKeyPairSync('ed25519');
+  const stranger = crypto.generateKeyPairSync('ed25519');
+  const archive = makeArchive(options.padBytes ?? 256 * 1024);
+  const sha256 = crypto.createHash('sha256').update(archive).digest('hex');
+  const manifest = (version: string) => Buffer.from(`${sha256}  ${ARCHIVE}\n${'0'.repeat(64)}  cloakbrowser-darwin-arm64.tar.gz\nversion=${version}\n`);
+  const sign = (data: Buffer, key: crypto.KeyObject) => Buffer.from(crypto.sign(null, data, key).toString('base64'));
+
+  const state: ReleaseServer = {
+    url: '',
+    publicKey: rawPublicKey(signer.publicKey),
+    archive,
+    sha256,
+    mode: 'ok',
+    archiveRequests: [],
+    authorizations: [],
+    close: async () => {},
+  };
+
+  const sendArchive = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    state.archiveRequests.push(req.url ?? '');
+    if (state.mode === 'missing') return void res.writeHead(404).end('no such build');
+    let body = archive;
+    if (state.mode === 'tamper') {
+      body = Buffer.from(archive);
+      body[body.length - 100]! ^= 0xff;
+    }
+    res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': body.length });
+    if (state.mode === 'truncate') {
+      res.write(body.subarray(0, body.length >> 1), () => res.destroy());
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': fs.statSync(file).size });
-    fs.createReadStream(file).pipe(res);
+    if (state.mode === 'slow') {
+      let offset = 0;
+      const timer = setInterval(() => {
+        if (res.destroyed) return clearInterval(timer);
+        res.write(body.subarray(offset, offset + 32 * 1024));
+        offset += 32 * 1024;
+        if (offset >= body.length) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 50);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
+    res.end(body);
+  };
+
+  const sendManifest = (version: string, file: string, res: http.ServerResponse) => {
+    const signedVersion = state.mode === 'wrong-version' ? '140.0.0.0.1' : version;
+    const m = manifest(signedVersion);
+    if (file === 'SHA256SUMS') return void res.writeHead(200).end(m);
+    if (state.mode === 'no-signature') return void res.writeHead(404).end();
+    res.writeHead(200).end(sign(m, state.mode === 'bad-signature' ? stranger.privateKey : signer.privateKey));
+  };
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    let m: RegExpMatchArray | null;
+    if ((m = url.pathname.match(/^\/chromium-v([\d.]+)\/(.+)$/)) && m[1] === VERSION) {
+      if (m[2] === ARCHIVE) return sendArchive(req, res);
+      if (m[2] === 'SHA256SUMS' || m[2] === 'SHA256SUMS.sig') return sendManifest(VERSION, m[2], res);
+    }
+    if (url.pathname === '/api/download/version') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ version: KEYED_VERSION, requested_channel: 'stable', resolved_channel: 'stable', fallback: false }));
+    if (url.pathname === `/api/download/${KEYED_VERSION}`) {
+      state.authorizations.push(String(req.headers.authorization));
+      if (req.headers.authorization !== `Bearer ${VALID_KEY}` || req.headers['x-platform'] !== TAG) return void res.writeHead(401).end('bad key');
+      return sendArchive(req, res);
+    }
+    if ((m = url.pathname.match(/^\/releases\/pro\/chromium-v([\d.]+)\/(SHA256SUMS(?:\.sig)?)$/)) && m[1] === KEYED_VERSION) return sendManifest(KEYED_VERSION, m[2]!, res);
+    if (url.pathname === '/api/license/validate' && req.method === 'POST') {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const key = (JSON.parse(body || '{}') as { license_key?: string }).license_key;
+        const valid = key === VALID_KEY;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ valid, plan: valid ? 'solo' : null, expires: valid ? '2099-01-01T00:00:00Z' : null }));
+      });
+      return;
+    }
+    res.writeHead(404).end('not found');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
 }

@@ -70,7 +70,15 @@ export async function runChecks(load: () => Promise<Startup>): Promise<DoctorRep
     const { resolveBrowserBinary } = await import('../../browser/binary.ts');
     try {
       browser = await resolveBrowserBinary(config, upstreamConfig);
-      checks.push({ name: 'browser', status: 'ok', message: `${browser.versionOutput} at ${browser.executablePath} (${browser.source})` });
+      if (browser.executablePath)
+        checks.push({ name: 'browser', status: 'ok', message: `${browser.versionOutput} at ${browser.executablePath} (${browser.source}${browser.build?.verification ? `, verified: ${browser.build.verification}` : ''})` });
+      else
+        checks.push({
+          name: 'browser',
+          status: 'warn',
+          message: `the stealth build ${browser.build?.version ?? '(newest keyed)'} for ${browser.build?.platform} is not in ${browser.cacheDir} yet; the first browser launch downloads it from ${browser.build?.downloadFrom}`,
+          hint: 'Nothing to do if this machine can reach that host; otherwise set --download-url to a mirror, pre-seed the cache, or pass --binary-path.',
+        });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       checks.push({ name: 'browser', status: 'error', message: error.message });

@@ -12,6 +12,8 @@ export interface SessionFacts {
   localToolNames: string[];
   upstreamToolCount(): number | undefined;
   browserRunning(): boolean;
+  /** The session's launch profile (stealth flags and seed, sandbox, console fallback). */
+  browserProfile(): Record<string, unknown>;
 }
 
 export interface LocalTool {

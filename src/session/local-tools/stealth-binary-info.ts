@@ -3,14 +3,6 @@ import { defineLocalTool } from './local-tool.ts';
 export const stealthBinaryInfo = defineLocalTool(
   'stealth_binary_info',
   'Stealth browser build info',
-  'Which browser build this server drives: engine, executable path, version read from the binary, where it came from (custom, cache, playwright, system), cache directory and whether a managed build is installed.',
-  ({ binary }) => ({
-    engine: binary.engine,
-    executablePath: binary.executablePath,
-    version: binary.version,
-    versionOutput: binary.versionOutput,
-    source: binary.source,
-    cacheDir: binary.cacheDir,
-    installed: binary.installed,
-  }),
+  'Which browser build this server drives: engine, executable path, version read from the binary, where it came from (custom, cache, playwright, system), cache directory, whether the managed build is installed (it is downloaded at the first browser launch), how it was verified, and the licence state (key masked).',
+  ({ binary }) => binary.toJSON(),
 );

@@ -5,7 +5,7 @@ import { defineLocalTool } from './local-tool.ts';
 export const stealthBridgeInfo = defineLocalTool(
   'stealth_bridge_info',
   'Bridge and session info',
-  'About this MCP server and this session: name, version, runtime, transport, browser engine, the embedded Playwright MCP version and tool count, local tools, session id, headless mode and whether the browser is running.',
+  'About this MCP server and this session: name, version, runtime, transport, browser engine, the embedded Playwright MCP version and tool count, local tools, session id, headless mode, whether the browser is running, and its launch profile (stealth fingerprint seed and flags, sandbox, console fallback).',
   (facts) => {
     const runtime = runtimeInfo();
     return {
@@ -22,6 +22,7 @@ export const stealthBridgeInfo = defineLocalTool(
         headless: facts.config.headless,
         outputDir: facts.outputDir,
         browserRunning: facts.browserRunning(),
+        launch: facts.browserProfile(),
       },
     };
   },
