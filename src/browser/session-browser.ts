@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { ensureDisplay } from '../container/ensure-display.ts';
 import type { Logger } from '../log.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
 import { enableConsoleFallback } from './console-fallback.ts';
@@ -51,7 +52,7 @@ export class SessionBrowser {
 
   async #launch(): Promise<BrowserContext> {
     const started = performance.now();
-    assertDisplay(this.#plan.launch.headless !== false);
+    await ensureDisplay(this.#plan.launch.headless !== false);
     // The first launch of a managed build may download it (progress on stderr).
     const executablePath = await this.#plan.binary.ensure(this.#log);
     if (this.#closed) throw new Error('The session is closed.');
@@ -97,16 +98,6 @@ export class SessionBrowser {
     // A launch still in flight closes itself when it sees #closed.
     await pending?.catch(() => {});
   }
-}
-
-// Playwright's own message for this case points at its test runner; ours says
-// what a server user can change.
-function assertDisplay(headless: boolean): void {
-  if (headless || process.platform !== 'linux' || process.env.DISPLAY || process.env.WAYLAND_DISPLAY) return;
-  throw new Error(
-    'This session asked for a headed browser (headless: false), but there is no display: DISPLAY is unset. ' +
-      'Fix: set headless true (per session, or --headless true), or run the server under a display (e.g. xvfb-run -a, or the container image, which starts one on demand).',
-  );
 }
 
 /** Headless Chromium announces itself as HeadlessChrome; report it as Chrome. */

@@ -14,6 +14,8 @@ export const root = defineCommand({
   subCommands: {
     serve: () => import('./serve.ts').then((m) => m.default),
     doctor: () => import('./doctor/command.ts').then((m) => m.default),
+    launcher: () => import('./launcher.ts').then((m) => m.default),
+    health: () => import('./health.ts').then((m) => m.default),
     login: () => import('./login.ts').then((m) => m.default),
     logout: () => import('./logout.ts').then((m) => m.default),
     info: () => import('./info.ts').then((m) => m.default),

@@ -4,6 +4,8 @@ import { PACKAGE_NAME, PACKAGE_VERSION } from '../package-info.ts';
 export const COMMANDS = {
   serve: 'Run the MCP server (the default when no command is given)',
   doctor: 'Check the runtime, the embedded Playwright MCP and the browser binary; --json for machine-readable output',
+  launcher: 'Container entrypoint: run the server (or the command given) as a child, start a virtual display on the first headed session, answer the private health socket',
+  health: 'Ask the launcher whether the server (and its display) answer; exit 0 healthy, 1 not (the image HEALTHCHECK)',
   login: 'Save a licence key for keyed stealth builds: login [key] (prompts on a terminal); checks it with the vendor unless --no-verify',
   logout: 'Remove the saved licence key',
   info: 'Show the stealth build cache, installed builds, the active one and the licence (masked); --json; no network',

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { boolean, commaList, filePath, integer, oneOf, text, urlPath, type Kind } from './kinds.ts';
 import { httpUrl, licenceKey, sha256Hex } from './build-kinds.ts';
+import { xvfbScreen } from '../container/kinds.ts';
 
 // The one table of settings: flags, env names, defaults, `--help`, the README
 // table and validation all read from here. A default is written the way a user
@@ -14,7 +15,7 @@ export interface Setting<T> {
   help: string;
   /** Values are never echoed back (errors, logs, info). */
   secret?: boolean;
-  section: 'browser' | 'server' | 'http' | 'security';
+  section: 'browser' | 'server' | 'http' | 'container' | 'security';
 }
 
 function setting<T, D extends string | undefined = undefined>(
@@ -257,6 +258,37 @@ export const settings = {
     default: 'info',
     help: 'Detail of the log written to stderr',
     section: 'server',
+  }),
+  healthSocket: setting({
+    flag: 'health-socket',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HEALTH_SOCKET',
+    kind: filePath,
+    default: path.join(os.tmpdir(), 'stealth-playwright-mcp-health.sock'),
+    help: '`launcher` and `health`: the private Unix socket (mode 0600) through which the health command asks the launcher',
+    section: 'container',
+  }),
+  xvfbPath: setting({
+    flag: 'xvfb-path',
+    env: 'STEALTH_PLAYWRIGHT_MCP_XVFB_PATH',
+    kind: filePath,
+    default: '/usr/bin/Xvfb',
+    help: '`launcher`: the Xvfb it starts when the first headed session needs a display',
+    section: 'container',
+  }),
+  xvfbScreen: setting({
+    flag: 'xvfb-screen',
+    env: 'STEALTH_PLAYWRIGHT_MCP_XVFB_SCREEN',
+    kind: xvfbScreen,
+    default: '1920x1080x24',
+    help: '`launcher`: size and depth of the virtual display (the screen headed pages see)',
+    section: 'container',
+  }),
+  launcherControl: setting({
+    flag: 'launcher-control',
+    env: 'STEALTH_PLAYWRIGHT_MCP_LAUNCHER_CONTROL',
+    kind: filePath,
+    help: 'Set by `launcher` for the server it runs (not for users): its private control socket, for display requests and liveness pings',
+    section: 'container',
   }),
   allowUnsafeCode: setting({
     flag: 'allow-unsafe-code',

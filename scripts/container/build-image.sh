@@ -1,0 +1,33 @@
+#!/bin/sh
+# Builds the container image with podman on this kind of machine (no registry,
+# no Docker engine): the compiled binary, the debootstrap base (base-image.sh,
+# cached), then `podman build --isolation chroot` (the default OCI isolation
+# fails on hybrid cgroups). Installs podman/buildah/runc/debootstrap when missing.
+# Usage: sh scripts/container/build-image.sh [tag]   (default localhost/stealth-playwright-mcp:dev)
+# Output on stderr; the image tag on stdout.
+set -eu
+cd "$(dirname "$0")/../.."
+tag=${1:-localhost/stealth-playwright-mcp:dev}
+
+missing=""
+for tool in podman buildah runc debootstrap; do command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"; done
+if [ -n "$missing" ]; then
+  echo "build-image: installing$missing from Debian" >&2
+  apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$missing >&2
+fi
+
+[ -x node_modules/.bin/bun ] || { echo "build-image: run npm ci first (scripts/setup-debian.sh)" >&2; exit 1; }
+npm run --silent build:bin >&2
+
+base=$(sh scripts/container/base-image.sh)
+version=$(node_modules/.bin/node -p 'require("./package.json").version')
+revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+start=$(date +%s)
+podman build --isolation chroot --format docker \
+  --build-arg BASE_IMAGE="${base%@*}" --build-arg BASE_DIGEST="${base#*@}" \
+  --build-arg VERSION="$version" --build-arg REVISION="$revision" \
+  --build-arg CREATED="$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+  -t "$tag" -f Containerfile . >&2
+echo "build-image: built $tag in $(( $(date +%s) - start )) s ($(podman image inspect --format '{{.Size}}' "$tag") bytes)" >&2
+echo "$tag"

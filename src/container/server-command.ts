@@ -1,0 +1,25 @@
+import type { Env } from '../config/load.ts';
+
+/**
+ * How the launcher runs the server: this same program, with the launcher's
+ * arguments (so `launcher --transport streamable-http` serves HTTP and
+ * `launcher doctor` runs doctor). The compiled binary is its own executable;
+ * on Node it is node + the script (+ the runtime flags it was started with).
+ * STEALTH_TEST_LAUNCHER_SERVER (a JSON array: file and leading arguments)
+ * replaces the program, for tests that need a child which misbehaves.
+ */
+export function serverCommand(args: readonly string[], env: Env = process.env): { file: string; args: string[] } {
+  const override = env.STEALTH_TEST_LAUNCHER_SERVER;
+  if (override) {
+    const parsed = JSON.parse(override) as unknown;
+    if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((a) => typeof a === 'string')) {
+      throw new Error('STEALTH_TEST_LAUNCHER_SERVER must be a JSON array of strings (file, then arguments)');
+    }
+    return { file: parsed[0] as string, args: [...(parsed.slice(1) as string[]), ...args] };
+  }
+  const script = process.argv[1];
+  // Bun-compiled executables report their embedded entry under /$bunfs/ (B:/~BUN/ on Windows).
+  const compiled = script === undefined || script.startsWith('/$bunfs/') || script.startsWith('B:/~BUN/');
+  if (compiled) return { file: process.execPath, args: [...args] };
+  return { file: process.execPath, args: [...process.execArgv, script, ...args] };
+}
