@@ -8,7 +8,7 @@
 //   bun run build.ts --bin --target linux-x64 --outdir /tmp/x   one target, elsewhere
 import { chmod } from 'node:fs/promises';
 import path from 'node:path';
-import { compileBinary, TARGETS, type Target } from './build/compile-binary.ts';
+import { compileBinary, describeBuildError, TARGETS, type Target } from './build/compile-binary.ts';
 import { embeddedPackages } from './build/embedded-packages.ts';
 import { writeChecksums } from './build/checksums.ts';
 import { emptyDir } from './build/fs.ts';
@@ -66,7 +66,7 @@ if (wantBin) {
     try {
       built.push(await compileBinary(TARGETS[name as Target], outdir, packages));
     } catch (error) {
-      fail(`${name}: ${(error as Error).message}`);
+      fail(`${name}: ${describeBuildError(error)}`);
     }
     const file = built.at(-1)!;
     console.error(`built ${path.relative(process.cwd(), file)} (${(Bun.file(file).size / 1e6).toFixed(1)} MB, ${Math.round(performance.now() - started)} ms)`);

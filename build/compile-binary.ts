@@ -26,6 +26,9 @@ export const BINARY_PREFIX = 'stealth-playwright-mcp-';
 export async function compileBinary(target: TargetSpec, outdir: string, packages: EmbeddedPackages): Promise<string> {
   const outfile = path.join(outdir, `${BINARY_PREFIX}${target.name}`);
   const result = await Bun.build({
+    // Bun.build throws an AggregateError whose message is only "Bundle failed";
+    // the reasons are in .errors (see describeBuildError).
+    throw: true,
     entrypoints: [path.join(import.meta.dir, '..', 'src', 'main.ts')],
     compile: {
       target: target.bun,
@@ -48,4 +51,11 @@ export async function compileBinary(target: TargetSpec, outdir: string, packages
   });
   if (!result.success) throw new Error(result.logs.map(String).join('\n'));
   return outfile;
+}
+
+/** The reasons behind a failed Bun.build, not just "Bundle failed". */
+export function describeBuildError(error: unknown): string {
+  const inner = (error as { errors?: unknown[] }).errors;
+  if (Array.isArray(inner) && inner.length) return inner.map((e) => String((e as { message?: string }).message ?? e)).join('\n');
+  return error instanceof Error ? error.message : String(error);
 }
