@@ -167,9 +167,9 @@ describe('streamable HTTP: idle expiry, body limit, shutdown', () => {
       const browsers = server.browsers();
       assert.ok(browsers.length > 0);
       assert.ok(await waitFor(() => browsers.every((pid) => !isAlive(pid)), 10_000), 'browser killed after the idle TTL');
+      assert.ok(await waitFor(() => server.stderr().includes('closed (idle)'), 10_000), 'the session is reported closed');
       const res = await fetch(server.url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': c.transport.sessionId! }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }) });
       assert.equal(res.status, 404);
-      assert.match(server.stderr(), /closed \(idle\)/);
     } finally {
       await server.stop();
     }

@@ -5,6 +5,12 @@ import { readTestOverrides } from './build-store/test-overrides.ts';
 import { enableConsoleFallback } from './console-fallback.ts';
 import type { LaunchPlan } from './launch-options.ts';
 
+/** How a session adds to each launch (CDP debugging port) and hears of a browser's end. */
+export interface BrowserHooks {
+  extraArgs?(): Promise<string[]>;
+  onBrowserGone?(): void;
+}
+
 /**
  * One browser process per session, launched on first use and owned here: the
  * upstream never launches or closes anything in the context-getter mode.
@@ -12,13 +18,15 @@ import type { LaunchPlan } from './launch-options.ts';
 export class SessionBrowser {
   #plan: LaunchPlan;
   #log: Logger;
+  #hooks: BrowserHooks;
   #pending: Promise<BrowserContext> | undefined;
   #browser: Browser | undefined;
   #closed = false;
 
-  constructor(plan: LaunchPlan, log: Logger) {
+  constructor(plan: LaunchPlan, log: Logger, hooks: BrowserHooks = {}) {
     this.#plan = plan;
     this.#log = log;
+    this.#hooks = hooks;
   }
 
   /** Handed to the upstream as its context getter; concurrent calls share one launch. */
@@ -56,15 +64,18 @@ export class SessionBrowser {
     // The first launch of a managed build may download it (progress on stderr).
     const executablePath = await this.#plan.binary.ensure(this.#log);
     if (this.#closed) throw new Error('The session is closed.');
+    const extraArgs = (await this.#hooks.extraArgs?.()) ?? [];
     const licenceEnv = this.#plan.binary.launchEnv();
     const browser = await chromium.launch({
       ...this.#plan.launch,
       executablePath,
+      args: [...(this.#plan.launch.args ?? []), ...extraArgs],
       // Playwright replaces the child's environment when `env` is given.
       ...(Object.keys(licenceEnv).length ? { env: { ...process.env, ...this.#plan.launch.env, ...licenceEnv } } : {}),
     });
     this.#browser = browser;
     browser.on('disconnected', () => {
+      this.#hooks.onBrowserGone?.();
       if (this.#browser === browser) {
         this.#browser = undefined;
         this.#pending = undefined;
@@ -76,7 +87,7 @@ export class SessionBrowser {
     }
     const userAgent = this.#plan.context.userAgent ?? (await honestUserAgent(browser));
     const context = await browser.newContext({ ...this.#plan.context, userAgent });
-    if (this.#plan.consoleFallback) await enableConsoleFallback(context, readTestOverrides(process.env).consoleFallbackOnly);
+    if (this.#plan.consoleFallback) await enableConsoleFallback(context, readTestOverrides(process.env, this.#log).consoleFallbackOnly);
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));
     this.#log.debug(`browser ${browser.version()} launched in ${Math.round(performance.now() - started)} ms`);

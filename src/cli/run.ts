@@ -37,8 +37,8 @@ function fail(error: unknown): never {
     process.stderr.write(`${PACKAGE_NAME}: ${(error as Error).message}\n`);
     process.exit(EXIT_USAGE);
   }
-  // Download, verification and licence failures carry their own fix.
-  if (error instanceof Error && error.name === 'BuildStoreError') {
+  // Download, verification and licence failures, and refused sessions, carry their own fix.
+  if (error instanceof Error && (error.name === 'BuildStoreError' || error.name === 'SessionRefused')) {
     process.stderr.write(`${PACKAGE_NAME}: ${error.message}\n`);
     process.exit(1);
   }

@@ -13,13 +13,15 @@ export default defineCommand({
     log.debug(`browser: ${binary.engine} ${binary.version} at ${binary.executablePath} (${binary.source})`);
     // Each live upstream context adds a process-wide unhandledRejection listener.
     process.setMaxListeners(0);
+    const { cdpPool: makeCdpPool } = await import('../cdp/cdp-config.ts');
+    const cdpPool = makeCdpPool(config);
     const { BridgeSession } = await import('../session/bridge-session.ts');
     if (config.transport === 'streamable-http') {
       const { serveHttp } = await import('../transport/http/http-server.ts');
-      await serveHttp({ config, log, createSession: (overrides) => new BridgeSession({ config, overrides, upstreamConfig, binary, log }) });
+      await serveHttp({ config, log, createSession: (overrides) => new BridgeSession({ config, overrides, upstreamConfig, binary, log, cdpPool }) });
       return;
     }
     const { serveStdio } = await import('../transport/stdio.ts');
-    await serveStdio(new BridgeSession({ config, upstreamConfig, binary, log }), log);
+    await serveStdio(new BridgeSession({ config, upstreamConfig, binary, log, cdpPool }), log);
   },
 });

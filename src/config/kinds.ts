@@ -87,3 +87,17 @@ export const urlPath: Kind<string> = {
     v.check((p) => p !== '/healthz' && p !== '/readyz'),
   ),
 };
+
+export const portRange: Kind<{ first: number; last: number }> = {
+  accepts: 'a port range first-last, e.g. 9300-9399 (1024-65535)',
+  schema: v.pipe(
+    v.string(),
+    v.trim(),
+    v.regex(/^\d+-\d+$/),
+    v.transform((s) => {
+      const [first, last] = s.split('-').map(Number) as [number, number];
+      return { first, last };
+    }),
+    v.check(({ first, last }) => first >= 1024 && last <= 65535 && first <= last),
+  ),
+};

@@ -5,6 +5,7 @@ const SECTION_TITLES: Record<Setting<unknown>['section'], string> = {
   browser: 'Browser',
   server: 'Server',
   http: 'Streamable HTTP (--transport streamable-http)',
+  cdp: 'Managed CDP (DevTools) access',
   container: 'Container launcher (the `launcher` and `health` commands)',
   security: 'Security',
 };

@@ -14,6 +14,8 @@ import {
 import type { BrowserBinary } from '../browser/binary.ts';
 import { launchPlan } from '../browser/launch-options.ts';
 import { SessionBrowser } from '../browser/session-browser.ts';
+import { PoolExhausted, type PortPool } from '../cdp/port-pool.ts';
+import { SessionCdp } from '../cdp/session-cdp.ts';
 import type { Config } from '../config/settings.ts';
 import type { UpstreamConfig } from '../config/upstream.ts';
 import type { Logger } from '../log.ts';
@@ -24,12 +26,15 @@ import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
 import { isHidden, UNSAFE_CODE_TOOL, visibleUpstreamTools } from './tool-policy.ts';
 import { INSTRUCTIONS } from './instructions.ts';
 import type { SessionOverrides } from './session-overrides.ts';
+import { SessionRefused } from './session-refused.ts';
 import { connectUpstream } from './upstream-link.ts';
 
 export interface SessionOptions {
   config: Config;
   /** Per-session choices of the client (HTTP initialize metadata or headers). */
   overrides?: SessionOverrides;
+  /** The process-wide CDP port pool; undefined when no --cdp-port-range is set. */
+  cdpPool?: PortPool;
   upstreamConfig: UpstreamConfig;
   binary: BrowserBinary;
   log: Logger;
@@ -49,13 +54,17 @@ export class BridgeSession {
   #upstreamToolCount: number | undefined;
   #options: SessionOptions;
   #config: Config;
+  #cdp: SessionCdp | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(options: SessionOptions) {
     this.#options = options;
     this.#config = { ...options.config, ...options.overrides };
     this.outputDir = path.join(this.#config.outputDir, this.id);
-    this.browser = new SessionBrowser(launchPlan(this.#config, options.upstreamConfig, options.binary), options.log.withTag(this.id.slice(0, 8)));
+    this.browser = new SessionBrowser(launchPlan(this.#config, options.upstreamConfig, options.binary), options.log.withTag(this.id.slice(0, 8)), {
+      extraArgs: async () => (this.#cdp ? this.#cdp.launchArgs() : []),
+      onBrowserGone: () => this.#cdp?.browserGone(),
+    });
     this.server = new Server(
       { name: PACKAGE_NAME, version: PACKAGE_VERSION },
       { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
@@ -67,6 +76,7 @@ export class BridgeSession {
   /** Connects the upstream; call before connecting `server` to a transport. */
   async start(): Promise<void> {
     await fs.mkdir(this.outputDir, { recursive: true });
+    if (this.#config.cdpEnabled) this.#cdp = await this.#openCdp();
     const upstreamConfig = { ...this.#options.upstreamConfig, outputDir: this.outputDir };
     this.#upstream = await connectUpstream(upstreamConfig, () => this.browser.context());
     this.#upstream.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
@@ -112,6 +122,7 @@ export class BridgeSession {
       upstreamToolCount: () => this.#upstreamToolCount,
       browserRunning: () => this.browser.running,
       browserProfile: () => this.browser.profile,
+      cdp: () => this.#cdp?.info() ?? { enabled: false },
     };
   }
 
@@ -121,10 +132,28 @@ export class BridgeSession {
   }
 
   /** Closes the client connection, the upstream and the browser; safe to call twice. */
+  async #openCdp(): Promise<SessionCdp> {
+    const pool = this.#options.cdpPool;
+    if (!pool) throw new SessionRefused('This server offers no CDP access: it runs without --cdp-port-range. Start the session without cdpEnabled, or ask the operator to set a port range.', 400);
+    try {
+      return await SessionCdp.open({
+        pool,
+        advertisedHost: this.#config.cdpAdvertisedHost,
+        advertisedScheme: this.#config.cdpAdvertisedScheme,
+        ensureBrowser: async () => void (await this.browser.context()),
+        log: this.#options.log,
+      });
+    } catch (error) {
+      if (error instanceof PoolExhausted) throw new SessionRefused(`${error.message}: every CDP port is leased. Retry later, or start the session without cdpEnabled.`, 503);
+      throw error;
+    }
+  }
+
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await Promise.allSettled([this.#upstream?.close(), this.server.close()]);
       await this.browser.close();
+      await this.#cdp?.close();
     })();
     return this.#closing;
   }

@@ -8,6 +8,7 @@ export const SESSION_META_KEY = 'stealth-playwright-mcp/session';
 // One schema per field, as metadata (typed JSON) and as a header (a string).
 const fields = {
   headless: { meta: v.boolean(), header: boolean.schema },
+  cdpEnabled: { meta: v.boolean(), header: boolean.schema },
 } as const;
 
 export type SessionOverrides = Partial<Pick<Config, keyof typeof fields>>;

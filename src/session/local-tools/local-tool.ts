@@ -14,6 +14,8 @@ export interface SessionFacts {
   browserRunning(): boolean;
   /** The session's launch profile (stealth flags and seed, sandbox, console fallback). */
   browserProfile(): Record<string, unknown>;
+  /** The session's CDP URL and port, or `{enabled: false}`. */
+  cdp(): Record<string, unknown>;
 }
 
 export interface LocalTool {

@@ -5,6 +5,7 @@ import type { Logger } from '../../log.ts';
 import type { BridgeSession } from '../../session/bridge-session.ts';
 import { readSessionOverrides, SESSION_META_KEY, SessionOverridesError, type SessionOverrides } from '../../session/session-overrides.ts';
 import type { SessionRegistry } from '../../session/session-registry.ts';
+import { SessionRefused } from '../../session/session-refused.ts';
 import { BodyTooLarge, readBody } from './body.ts';
 import { RPC, sendRpcError } from './replies.ts';
 
@@ -62,6 +63,7 @@ export function mcpEndpoint(options: EndpointOptions) {
         registry.settle();
         await session?.close();
       }
+      if (error instanceof SessionRefused) return sendRpcError(res, error.status, RPC.serverError, error.message, error.status === 503 ? { 'retry-after': RETRY_AFTER_SECONDS } : {}, message.id);
       throw error;
     }
   }
@@ -79,12 +81,22 @@ export function mcpEndpoint(options: EndpointOptions) {
     }
   }
 
+  // Answered here rather than by the SDK transport so that the browser, the
+  // CDP port and the slot are all released before the client hears 200.
+  async function terminate(id: string, res: ServerResponse, note: (id: string) => void) {
+    if (!registry.get(id)) return sendRpcError(res, 404, RPC.sessionNotFound, 'Session not found (it ended or expired); initialize a new one.');
+    note(id);
+    await registry.close(id, 'deleted by client');
+    res.writeHead(200).end();
+  }
+
   return async function handle(req: IncomingMessage, res: ServerResponse, note: (id: string) => void): Promise<void> {
     registry.sweep();
     const header = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(header) ? header[0] : header;
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (!sessionId) return sendRpcError(res, 400, RPC.invalidRequest, 'Bad Request: Mcp-Session-Id header is required.');
+      if (req.method === 'DELETE') return terminate(sessionId, res, note);
       return forward(sessionId, req, res, undefined, note);
     }
     if (req.method !== 'POST') return sendRpcError(res, 405, RPC.serverError, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
