@@ -3,10 +3,10 @@
 // needs are explained in shared/research/toolchain.md §2.
 //
 //   bun run build.ts                      dist/node/cli.mjs
-//   bun run build.ts --bin                dist/bin/stealth-playwright-mcp-linux-{x64,arm64} + SHA256SUMS
+//   bun run build.ts --bin                dist/bin/stealth-playwright-mcp-linux-{x64,arm64} + SHA256SUMS + install.sh
 //   bun run build.ts --bin --node         both
 //   bun run build.ts --bin --target linux-x64 --outdir /tmp/x   one target, elsewhere
-import { chmod } from 'node:fs/promises';
+import { chmod, copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { compileBinary, describeBuildError, TARGETS, type Target } from './build/compile-binary.ts';
 import { embeddedPackages } from './build/embedded-packages.ts';
@@ -72,5 +72,8 @@ if (wantBin) {
     console.error(`built ${path.relative(process.cwd(), file)} (${(Bun.file(file).size / 1e6).toFixed(1)} MB, ${Math.round(performance.now() - started)} ms)`);
   }
   await writeChecksums(outdir, built);
-  console.error(`wrote ${path.relative(process.cwd(), path.join(outdir, 'SHA256SUMS'))}`);
+  // The installer travels with the release, so <release>/install.sh fetches
+  // the binaries next to it; it is what verifies them, so it is not summed.
+  await copyFile(path.join(import.meta.dir, 'install.sh'), path.join(outdir, 'install.sh'));
+  console.error(`wrote ${path.relative(process.cwd(), path.join(outdir, 'SHA256SUMS'))} and install.sh`);
 }
