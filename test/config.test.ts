@@ -75,10 +75,10 @@ describe('bad configuration stops the server with a clear error', () => {
     return refused([], { STEALTH_BINARY_PATH: file }, /does not look like Chromium/, /hello there/);
   });
 
-  test('the stealth engine with no build installed says how to proceed', () => {
-    const env = testEnv(dir);
-    delete (env as Record<string, string | undefined>).STEALTH_BINARY_PATH;
-    return refused([], { ...env, STEALTH_BINARY_PATH: '', STEALTH_CACHE_DIR: path.join(dir, 'empty-cache') }, /stealth engine/, /--binary-path/, /--browser-engine playwright/);
+  // (With no build installed the stealth engine starts and downloads at the first launch: test/build-store.test.ts.)
+  test('a mirror that is not an http(s) URL, and a malformed archive hash', async () => {
+    await refused([], { STEALTH_DOWNLOAD_URL: 'ftp://mirror.example/builds' }, /STEALTH_DOWNLOAD_URL/, /"ftp:\/\/mirror\.example\/builds"/, /http:\/\/ or https:\/\/ URL/);
+    await refused(['--download-sha256', 'abc123'], {}, /--download-sha256/, /64 hexadecimal/);
   });
 
   test('a mistyped variable of ours is reported on stderr, not ignored silently', async () => {

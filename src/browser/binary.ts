@@ -117,6 +117,7 @@ class Binary implements BrowserBinary {
   ensure(log: Logger): Promise<string> {
     if (this.executablePath) return Promise.resolve(this.executablePath);
     this.#ensuring ??= (async () => {
+      readTestOverrides(process.env, log); // only to warn, once, that test-only trust is in effect
       const build = await installBuild(this.#request!, log);
       this.useBuild(build);
       await this.probe(cacheLocated(build));
