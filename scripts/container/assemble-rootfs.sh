@@ -10,7 +10,10 @@ want="$*"
 exclude=" dash bash coreutils dpkg apt debconf perl-base util-linux sed grep findutils tar gzip diffutils \
 login passwd mount ncurses-bin debianutils sensible-utils libc-bin base-passwd init-system-helpers \
 adduser procps x11-common ucf libdebconfclient0 base-files bsdutils hostname libpam-runtime libpam-modules \
-libpam-modules-bin mawk gpgv sysvinit-utils tzdata "
+libpam-modules-bin mawk gpgv sysvinit-utils tzdata \
+systemd systemd-sysv libpam-systemd dbus dbus-bin dbus-daemon dbus-user-session dbus-system-bus-common \
+dbus-session-bus-common openssl gtk-update-icon-cache "
+# (No init system or message bus runs in the container; CA certificates are copied as data below.)
 
 # Provider of each virtual package among the installed ones.
 providers=$(dpkg-query -W -f='${Package} ${Provides}\n' | awk '{for(i=2;i<=NF;i++){gsub(/[,(].*/,"",$i); if($i!="") print $i, $1}}')
@@ -47,7 +50,7 @@ for d in bin lib lib64 sbin; do [ -L "/$d" ] && ln -s "usr/$d" "$out/$d"; done
 for p in $kept; do dpkg -L "$p"; done | sort -u | while read -r f; do
   if [ -L "$f" ] || [ -f "$f" ]; then echo "$f"; fi
 done > /tmp/files
-tar -cf - -T /tmp/files --no-recursion | tar -C "$out" --keep-directory-symlink -xf -
+tar --no-recursion -cf - -T /tmp/files | tar -C "$out" --keep-directory-symlink -xf -
 
 # Generated at install time, owned by no package.
 tar -cf - /etc/ld.so.cache /etc/ssl/certs /var/cache/fontconfig 2>/dev/null | tar -C "$out" --keep-directory-symlink -xf -

@@ -69,7 +69,12 @@ export class Display {
 
   #start(): Promise<string> {
     const { xvfbPath, screen, log } = this.#options;
-    prepareSocketDir();
+    try {
+      prepareSocketDir();
+    } catch (error) {
+      this.#fail((error as Error).message);
+      return Promise.reject(error as Error);
+    }
     const started = performance.now();
     // -displayfd: Xvfb picks a free display number itself and writes it to fd 3
     // only once it accepts clients, the robust readiness signal (no fixed :99 that
@@ -80,10 +85,18 @@ export class Display {
     });
     this.#process = child;
     child.stderr!.setEncoding('utf8');
-    // Xvfb is chatty about harmless things (xkbcomp warnings); keep them at debug.
+    // Xvfb is chatty about harmless things (xkbcomp warnings); keep them at
+    // debug, and the last few for the error if it fails.
+    const tail: string[] = [];
     child.stderr!.on('data', (chunk: string) => {
-      for (const line of chunk.split('\n')) if (line.trim()) log.debug(`Xvfb: ${line.trim()}`);
+      for (const line of chunk.split('\n')) {
+        if (!line.trim()) continue;
+        log.debug(`Xvfb: ${line.trim()}`);
+        tail.push(line.trim());
+        if (tail.length > 6) tail.shift();
+      }
     });
+    const said = () => (tail.length ? `; it said: ${tail.join(' | ')}` : '');
 
     return new Promise<string>((resolve, reject) => {
       let output = '';
@@ -117,8 +130,8 @@ export class Display {
       });
       child.once('exit', (code, signal) => {
         const how = signal ? `was killed by ${signal}` : `exited with status ${code}`;
-        if (!settled) settle(new Error(`Xvfb ${how} before its display was ready (run it by hand to see why: ${xvfbPath} -displayfd 1 -screen 0 ${screen})`));
-        else this.#fail(`Xvfb (display :${this.#number}) ${how}`);
+        if (!settled) settle(new Error(`Xvfb ${how} before its display was ready${said()}`));
+        else this.#fail(`Xvfb (display :${this.#number}) ${how}${said()}`);
       });
     });
   }
@@ -127,11 +140,22 @@ export class Display {
 // X clients look for the socket in /tmp/.X11-unix, and Xvfb only creates that
 // directory when it runs as root; on a read-only image with a bare /tmp tmpfs it
 // would be missing, so make it (world-writable with the sticky bit, as X expects).
+// One we cannot write to would fail every display number with EACCES: say so.
 function prepareSocketDir(): void {
+  const dir = '/tmp/.X11-unix';
   try {
-    fs.mkdirSync('/tmp/.X11-unix', { mode: 0o1777 });
-    fs.chmodSync('/tmp/.X11-unix', 0o1777);
+    fs.mkdirSync(dir, { mode: 0o1777 });
+    fs.chmodSync(dir, 0o1777);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    const mode = (fs.statSync(dir).mode & 0o7777).toString(8);
+    throw new Error(
+      `${dir} is not writable for this user (mode ${mode}), so Xvfb cannot create its socket. ` +
+        `Fix: mount a tmpfs there with mode=1777 (podman/docker: --tmpfs /tmp/.X11-unix:rw,mode=1777), or leave it to the launcher with a writable /tmp.`,
+    );
   }
 }

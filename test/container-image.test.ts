@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { httpClient } from './helpers/http-server.ts';
+import { hardenedRunFlags, podman, podmanSync, PODMAN_GLOBAL } from './helpers/podman.ts';
+import { waitFor } from './helpers/processes.ts';
+import { RecordingStdioTransport, ROOT, textOf } from './helpers/server.ts';
+import { startSite, type Site } from './helpers/site.ts';
+
+// The real image: built with podman from the Containerfile (debootstrap base,
+// cached), run with runc, a read-only root and the documented writable paths.
+// Building takes minutes the first time (Debian's chromium is ~200 MB of
+// packages); later builds reuse podman's layer cache. STEALTH_TEST_IMAGE names
+// a prebuilt image and skips the build.
+
+const IMAGE = process.env.STEALTH_TEST_IMAGE ?? 'localhost/stealth-playwright-mcp:test';
+const RUN_ARGS = ['--browser-engine', 'playwright'];
+let site: Site;
+const containers: string[] = [];
+
+before(async () => {
+  if (!process.env.STEALTH_TEST_IMAGE) {
+    const started = Date.now();
+    execFileSync('sh', [path.join(ROOT, 'scripts', 'container', 'build-image.sh'), IMAGE], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 40 * 60_000 });
+    process.stderr.write(`# image built in ${Math.round((Date.now() - started) / 1000)} s\n`);
+  }
+  site = await startSite();
+}, { timeout: 45 * 60_000 });
+
+after(async () => {
+  for (const name of containers) await podman(['rm', '-f', '-t', '0', name]);
+  await site?.close();
+});
+
+function containerName(what: string): string {
+  const name = `spm-test-${what}-${process.pid}`;
+  containers.push(name);
+  return name;
+}
+
+test('the image: distroless, non-root, labelled, with its volume, defaults and health check', () => {
+  const config = JSON.parse(podmanSync(['image', 'inspect', '--format', '{{json .Config}}', IMAGE])) as {
+    User: string;
+    Env: string[];
+    Volumes: Record<string, unknown>;
+    Labels: Record<string, string>;
+    Entrypoint: string[];
+  };
+  // podman keeps the Docker-format HEALTHCHECK beside the OCI config.
+  const health = JSON.parse(podmanSync(['image', 'inspect', '--format', '{{json .HealthCheck}}', IMAGE])) as { Test: string[]; Interval: number; Timeout: number; Retries: number };
+  assert.equal(config.User, '1000:1000');
+  assert.ok('/data' in config.Volumes);
+  for (const e of ['PLAYWRIGHT_MCP_HEADLESS=true', 'PLAYWRIGHT_MCP_OUTPUT_DIR=/data', 'STEALTH_PLAYWRIGHT_MCP_NO_SANDBOX=true', 'STEALTH_PLAYWRIGHT_MCP_STEALTH_ARGS=true', 'STEALTH_PLAYWRIGHT_MCP_CONSOLE_FALLBACK=true', 'STEALTH_CACHE_DIR=/home/node/.stealth']) {
+    assert.ok(config.Env.includes(e), e);
+  }
+  for (const label of ['source', 'revision', 'version', 'licenses', 'base.name', 'base.digest']) assert.ok(config.Labels[`org.opencontainers.image.${label}`], label);
+  assert.match(config.Labels['org.opencontainers.image.base.digest']!, /^sha256:[0-9a-f]{64}$/);
+  assert.deepEqual(health.Test, ['CMD', '/usr/local/bin/stealth-playwright-mcp', 'health']);
+  assert.equal(health.Interval, 2e9);
+  assert.equal(health.Timeout, 3e9);
+  assert.equal(health.Retries, 2);
+  assert.deepEqual(config.Entrypoint.slice(-2), ['/usr/local/bin/stealth-playwright-mcp', 'launcher']);
+});
+
+test('the image has no shell and no package manager', async () => {
+  for (const [entrypoint, args] of [['/bin/sh', ['-c', 'echo hi']], ['/bin/bash', []], ['/usr/bin/apt-get', ['--version']], ['/usr/bin/dpkg', ['--version']]] as const) {
+    const result = await podman(['run', '--rm', '--ulimit', 'nofile=20000:20000', '--ulimit', 'nproc=32768:32768', '--network', 'none', '--entrypoint', entrypoint, IMAGE, ...args]);
+    assert.notEqual(result.code, 0, `${entrypoint} ran: ${result.stdout}`);
+    assert.doesNotMatch(result.stdout, /hi|apt|dpkg/);
+  }
+});
+
+test('stdio: an MCP client drives the container over stdin/stdout (read-only root)', async () => {
+  const name = containerName('stdio');
+  const started = Date.now();
+  const transport = new RecordingStdioTransport('podman', [...PODMAN_GLOBAL, ...hardenedRunFlags(name), '-i', IMAGE, ...RUN_ARGS], { PATH: process.env.PATH ?? '' });
+  const client = new Client({ name: 'image-test', version: '1.0.0' });
+  await client.connect(transport);
+  const tools = await client.listTools();
+  process.stderr.write(`# stdio: container start to tools/list in ${Date.now() - started} ms\n`);
+  assert.ok(tools.tools.some((t) => t.name === 'browser_navigate'));
+  const nav = await client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/ua` } });
+  assert.ok(!nav.isError, textOf(nav));
+  const shot = await client.callTool({ name: 'browser_take_screenshot', arguments: {} });
+  assert.ok(!shot.isError, textOf(shot));
+  assert.match(textOf(shot), /\/data\//, 'artifacts go to /data');
+  await transport.close();
+  const exit = await transport.exit!;
+  assert.equal(exit.code, 0, transport.stderr);
+  assert.deepEqual(transport.nonJsonLines, []);
+});
+
+test('HTTP: probes, a headless and a headed session, the health command, and a clean stop', async () => {
+  const name = containerName('http');
+  const port = 20_000 + (process.pid % 20_000);
+  const child = spawn('podman', [...PODMAN_GLOBAL, ...hardenedRunFlags(name), IMAGE, ...RUN_ARGS, '--transport', 'streamable-http', '--http-port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    assert.ok(await waitFor(() => stdout.includes('\n'), 60_000), `no URL: ${stderr}`);
+    const url = stdout.split('\n')[0]!.trim();
+    const origin = new URL(url).origin;
+    assert.equal((await fetch(`${origin}/healthz`)).status, 200);
+    assert.equal((await fetch(`${origin}/readyz`)).status, 200);
+
+    const before = await podman(['exec', name, '/usr/local/bin/stealth-playwright-mcp', 'health']);
+    process.stderr.write(`# health command (podman exec) in ${before.ms} ms\n`);
+    assert.equal(before.code, 0, before.stdout + before.stderr);
+    assert.equal(before.stdout.trim(), 'healthy: server ok, display not started');
+
+    const headless = await httpClient(url);
+    const nav = await headless.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/ua` } });
+    assert.ok(!nav.isError, textOf(nav));
+    assert.doesNotMatch(stderr, /display :\d+ ready/, 'a headless session starts no display');
+
+    const headed = await httpClient(url, { headers: { 'x-stealth-session-headless': 'false' } });
+    const headedNav = await headed.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/ua` } });
+    assert.ok(!headedNav.isError, textOf(headedNav));
+    assert.match(stderr, /display :\d+ ready/, 'the headed session started the display');
+    const info = await headed.client.callTool({ name: 'stealth_bridge_info', arguments: {} });
+    assert.match(textOf(info), /"headless": ?false/);
+
+    const after = await podman(['exec', name, '/usr/local/bin/stealth-playwright-mcp', 'health']);
+    assert.equal(after.code, 0, after.stdout + after.stderr);
+    assert.equal(after.stdout.trim(), 'healthy: server ok, display ok');
+    const check = await podman(['healthcheck', 'run', name]);
+    assert.equal(check.code, 0, `HEALTHCHECK: ${check.stdout}${check.stderr}`);
+
+    const stop = await podman(['stop', '-t', '25', name], 60_000);
+    process.stderr.write(`# podman stop in ${stop.ms} ms\n`);
+    assert.equal(stop.code, 0, stop.stderr);
+    assert.equal(await exit, 0, stderr);
+    assert.match(stderr, /launcher: shutting down \(received SIGTERM\)/);
+  } finally {
+    child.kill();
+  }
+});
