@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,14 +14,17 @@ import { startSite, type Site } from './helpers/site.ts';
 // cached), run with runc, a read-only root and the documented writable paths.
 // Building takes minutes the first time (Debian's chromium is ~200 MB of
 // packages); later builds reuse podman's layer cache. STEALTH_TEST_IMAGE names
-// a prebuilt image and skips the build.
+// a prebuilt image and skips the build; STEALTH_TEST_SKIP_IMAGE=1 skips this file.
 
 const IMAGE = process.env.STEALTH_TEST_IMAGE ?? 'localhost/stealth-playwright-mcp:test';
 const RUN_ARGS = ['--browser-engine', 'playwright'];
 let site: Site;
 const containers: string[] = [];
 
+const skip = process.env.STEALTH_TEST_SKIP_IMAGE === '1' ? 'STEALTH_TEST_SKIP_IMAGE=1' : false;
+
 before(async () => {
+  if (skip) return;
   if (!process.env.STEALTH_TEST_IMAGE) {
     const started = Date.now();
     execFileSync('sh', [path.join(ROOT, 'scripts', 'container', 'build-image.sh'), IMAGE], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 40 * 60_000 });
@@ -34,13 +38,23 @@ after(async () => {
   await site?.close();
 });
 
+/** A port free on the host's loopback right now (the container shares the host network). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 function containerName(what: string): string {
   const name = `spm-test-${what}-${process.pid}`;
   containers.push(name);
   return name;
 }
 
-test('the image: distroless, non-root, labelled, with its volume, defaults and health check', () => {
+test('the image: distroless, non-root, labelled, with its volume, defaults and health check', { skip }, () => {
   const config = JSON.parse(podmanSync(['image', 'inspect', '--format', '{{json .Config}}', IMAGE])) as {
     User: string;
     Env: string[];
@@ -64,7 +78,7 @@ test('the image: distroless, non-root, labelled, with its volume, defaults and h
   assert.deepEqual(config.Entrypoint.slice(-2), ['/usr/local/bin/stealth-playwright-mcp', 'launcher']);
 });
 
-test('the image has no shell and no package manager', async () => {
+test('the image has no shell and no package manager', { skip }, async () => {
   for (const [entrypoint, args] of [['/bin/sh', ['-c', 'echo hi']], ['/bin/bash', []], ['/usr/bin/apt-get', ['--version']], ['/usr/bin/dpkg', ['--version']]] as const) {
     const result = await podman(['run', '--rm', '--ulimit', 'nofile=20000:20000', '--ulimit', 'nproc=32768:32768', '--network', 'none', '--entrypoint', entrypoint, IMAGE, ...args]);
     assert.notEqual(result.code, 0, `${entrypoint} ran: ${result.stdout}`);
@@ -72,7 +86,7 @@ test('the image has no shell and no package manager', async () => {
   }
 });
 
-test('stdio: an MCP client drives the container over stdin/stdout (read-only root)', async () => {
+test('stdio: an MCP client drives the container over stdin/stdout (read-only root)', { skip }, async () => {
   const name = containerName('stdio');
   const started = Date.now();
   const transport = new RecordingStdioTransport('podman', [...PODMAN_GLOBAL, ...hardenedRunFlags(name), '-i', IMAGE, ...RUN_ARGS], { PATH: process.env.PATH ?? '' });
@@ -92,9 +106,10 @@ test('stdio: an MCP client drives the container over stdin/stdout (read-only roo
   assert.deepEqual(transport.nonJsonLines, []);
 });
 
-test('HTTP: probes, a headless and a headed session, the health command, and a clean stop', async () => {
+test('HTTP: probes, a headless and a headed session, the health command, and a clean stop', { skip }, async () => {
   const name = containerName('http');
-  const port = 20_000 + (process.pid % 20_000);
+  const port = await freePort();
+  const started = Date.now();
   const child = spawn('podman', [...PODMAN_GLOBAL, ...hardenedRunFlags(name), IMAGE, ...RUN_ARGS, '--transport', 'streamable-http', '--http-port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -104,6 +119,7 @@ test('HTTP: probes, a headless and a headed session, the health command, and a c
   try {
     assert.ok(await waitFor(() => stdout.includes('\n'), 60_000), `no URL: ${stderr}`);
     const url = stdout.split('\n')[0]!.trim();
+    process.stderr.write(`# HTTP: container start to listening in ${Date.now() - started} ms\n`);
     const origin = new URL(url).origin;
     assert.equal((await fetch(`${origin}/healthz`)).status, 200);
     assert.equal((await fetch(`${origin}/readyz`)).status, 200);

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { httpClient } from './helpers/http-server.ts';
 import { displayOf, fixtureChild, runHealth, startLauncher } from './helpers/launcher.ts';
 import { isAlive, waitFor } from './helpers/processes.ts';
-import { connect, testEnv, textOf } from './helpers/server.ts';
+import { connect, runCli, testEnv, textOf } from './helpers/server.ts';
 import { startSite, type Site } from './helpers/site.ts';
 
 // The container launcher as a plain process, with Debian's Xvfb and Chromium:
@@ -149,4 +149,13 @@ test('shutdown: server first, SIGKILL after it ignores SIGTERM, then the display
   assert.deepEqual([...order].sort((a, b) => a - b), order, `in this order:\n${log}`);
   assert.ok(elapsed >= 7_000 && elapsed < 60_000, `the server had its 8 s grace (took ${elapsed} ms)`);
   assert.ok(!isAlive(xvfb), 'Xvfb is gone');
+});
+
+test('the launcher\'s settings are validated like every other: the error names the setting, the value and the fix', async () => {
+  const result = await runCli(['launcher', '--xvfb-screen', '10x10'], testEnv(os.tmpdir()));
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /--xvfb-screen: "?10x10"?\. Expected WIDTHxHEIGHTxDEPTH.*Fix: set STEALTH_PLAYWRIGHT_MCP_XVFB_SCREEN or --xvfb-screen/);
+  const env = await runCli(['launcher'], testEnv(os.tmpdir(), { STEALTH_PLAYWRIGHT_MCP_XVFB_SCREEN: '1920x1080x7' }));
+  assert.equal(env.code, 2, env.stderr);
+  assert.match(env.stderr, /STEALTH_PLAYWRIGHT_MCP_XVFB_SCREEN: "?1920x1080x7"?/);
 });

@@ -23,6 +23,9 @@ npm run --silent build:bin >&2
 base=$(sh scripts/container/base-image.sh)
 version=$(node_modules/.bin/node -p 'require("./package.json").version')
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+# The image this tag pointed at before, removed below once replaced (each build
+# would otherwise leave ~900 MB behind; the builder stage's layer cache stays).
+previous=$(podman image inspect --format '{{.Id}}' "$tag" 2>/dev/null || true)
 start=$(date +%s)
 podman build --isolation chroot --format docker \
   --build-arg BASE_IMAGE="${base%@*}" --build-arg BASE_DIGEST="${base#*@}" \
@@ -30,4 +33,6 @@ podman build --isolation chroot --format docker \
   --build-arg CREATED="$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
   -t "$tag" -f Containerfile . >&2
 echo "build-image: built $tag in $(( $(date +%s) - start )) s ($(podman image inspect --format '{{.Size}}' "$tag") bytes)" >&2
+current=$(podman image inspect --format '{{.Id}}' "$tag")
+if [ -n "$previous" ] && [ "$previous" != "$current" ]; then podman rmi "$previous" >/dev/null 2>&1 || true; fi
 echo "$tag"
