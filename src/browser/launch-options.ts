@@ -2,6 +2,7 @@ import type { LaunchOptions } from 'playwright-core';
 import type { Config } from '../config/settings.ts';
 import type { UpstreamConfig } from '../config/upstream.ts';
 import type { BrowserBinary } from './binary.ts';
+import type { LaunchExtras } from './launch-extras.ts';
 import { mergeArgs, stealthProfile, type StealthProfile } from './stealth-profile.ts';
 
 type ContextOptions = NonNullable<NonNullable<UpstreamConfig['browser']>['contextOptions']>;
@@ -13,6 +14,8 @@ export interface LaunchPlan {
   binary: BrowserBinary;
   stealth: StealthProfile | null;
   consoleFallback: boolean;
+  /** The session's proxy, GeoIP, profile and extensions, once its setup ran. */
+  extras?: LaunchExtras;
 }
 
 // What the upstream adds on its own launch path (it does not when handed a

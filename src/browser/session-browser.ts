@@ -1,9 +1,11 @@
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type LaunchOptions } from 'playwright-core';
 import { ensureDisplay } from '../container/ensure-display.ts';
 import type { Logger } from '../log.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
 import { enableConsoleFallback } from './console-fallback.ts';
 import type { LaunchPlan } from './launch-options.ts';
+import { mergeArgs } from './stealth-profile.ts';
+import { honestUserAgent, probedUserAgent } from './user-agent-probe.ts';
 
 /** How a session adds to each launch (CDP debugging port) and hears of a browser's end. */
 export interface BrowserHooks {
@@ -21,6 +23,8 @@ export class SessionBrowser {
   #hooks: BrowserHooks;
   #pending: Promise<BrowserContext> | undefined;
   #browser: Browser | undefined;
+  /** Set for a persistent profile: closing it (not the browser) flushes cookies and storage. */
+  #persistent: BrowserContext | undefined;
   #closed = false;
 
   constructor(plan: LaunchPlan, log: Logger, hooks: BrowserHooks = {}) {
@@ -66,27 +70,41 @@ export class SessionBrowser {
     if (this.#closed) throw new Error('The session is closed.');
     const extraArgs = (await this.#hooks.extraArgs?.()) ?? [];
     const licenceEnv = this.#plan.binary.launchEnv();
-    const browser = await chromium.launch({
+    const extras = this.#plan.extras;
+    await extras?.beforeLaunch?.();
+    const env = { ...licenceEnv, ...extras?.env };
+    const options: LaunchOptions & { executablePath: string } = {
       ...this.#plan.launch,
       executablePath,
-      args: [...(this.#plan.launch.args ?? []), ...extraArgs],
+      args: [...mergeArgs(this.#plan.launch.args ?? [], extras?.args ?? []), ...extraArgs],
+      ...(extras?.proxy ? { proxy: extras.proxy } : {}),
       // Playwright replaces the child's environment when `env` is given.
-      ...(Object.keys(licenceEnv).length ? { env: { ...process.env, ...this.#plan.launch.env, ...licenceEnv } } : {}),
-    });
+      ...(Object.keys(env).length ? { env: { ...process.env, ...this.#plan.launch.env, ...env } } : {}),
+    };
+    const contextOptions = { ...this.#plan.context, ...extras?.context };
+    let browser: Browser;
+    let persistent: BrowserContext | undefined;
+    if (extras?.userDataDir) {
+      const userAgent = contextOptions.userAgent ?? (await probedUserAgent(options));
+      if (this.#closed) throw new Error('The session is closed.');
+      persistent = await chromium.launchPersistentContext(extras.userDataDir, { ...options, ...contextOptions, userAgent });
+      browser = persistent.browser()!;
+      this.#persistent = persistent;
+    } else browser = await chromium.launch(options);
     this.#browser = browser;
     browser.on('disconnected', () => {
       this.#hooks.onBrowserGone?.();
       if (this.#browser === browser) {
         this.#browser = undefined;
+        this.#persistent = undefined;
         this.#pending = undefined;
       }
     });
     if (this.#closed) {
-      await browser.close();
+      await (persistent ?? browser).close();
       throw new Error('The session is closed.');
     }
-    const userAgent = this.#plan.context.userAgent ?? (await honestUserAgent(browser));
-    const context = await browser.newContext({ ...this.#plan.context, userAgent });
+    const context = persistent ?? (await browser.newContext({ ...contextOptions, userAgent: contextOptions.userAgent ?? (await honestUserAgent(browser)) }));
     if (this.#plan.consoleFallback) await enableConsoleFallback(context, readTestOverrides(process.env, this.#log).consoleFallbackOnly);
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));
@@ -97,9 +115,11 @@ export class SessionBrowser {
   /** Ends the current browser; the next `context()` launches a fresh one. */
   async relaunchNext(): Promise<void> {
     const browser = this.#browser;
+    const persistent = this.#persistent;
     this.#browser = undefined;
+    this.#persistent = undefined;
     this.#pending = undefined;
-    await browser?.close().catch(() => {});
+    await (persistent ?? browser)?.close().catch(() => {});
   }
 
   async close(): Promise<void> {
@@ -108,16 +128,5 @@ export class SessionBrowser {
     await this.relaunchNext();
     // A launch still in flight closes itself when it sees #closed.
     await pending?.catch(() => {});
-  }
-}
-
-/** Headless Chromium announces itself as HeadlessChrome; report it as Chrome. */
-async function honestUserAgent(browser: Browser): Promise<string | undefined> {
-  const cdp = await browser.newBrowserCDPSession();
-  try {
-    const { userAgent } = (await cdp.send('Browser.getVersion')) as { userAgent: string };
-    return userAgent.includes('HeadlessChrome') ? userAgent.replace('HeadlessChrome', 'Chrome') : undefined;
-  } finally {
-    await cdp.detach().catch(() => {});
   }
 }

@@ -8,6 +8,7 @@ export default defineCommand({
     const { config, upstreamConfig, log } = await startup(rawArgs);
     // Under the container launcher: liveness pings and the on-demand display.
     if (config.launcherControl) await (await import('../container/server-link.ts')).connectLauncher(config.launcherControl, log);
+    await (await import('../browser/identity-checks.ts')).checkIdentitySettings(config);
     const { resolveBrowserBinary } = await import('../browser/binary.ts');
     const binary = await resolveBrowserBinary(config, upstreamConfig);
     log.debug(`browser: ${binary.engine} ${binary.version} at ${binary.executablePath} (${binary.source})`);

@@ -10,6 +10,8 @@ export interface Kind<T> {
   schema: v.GenericSchema<string, T>;
   /** Flags of this kind may be given without a value (`--headless`). */
   bare?: boolean;
+  /** Its issue messages explain the problem (without the value): errors include them. */
+  detail?: boolean;
 }
 
 const TRUE_WORDS = ['true', '1', 'yes', 'on'] as const;

@@ -27,8 +27,9 @@ export function parseSetting<T>(s: Parsable<T>, raw: string, source: string): T 
   const result = v.safeParse(s.kind.schema, raw);
   if (result.success) return result.output;
   const names = s.flag ? `${s.env} or --${s.flag}` : s.env;
+  const why = s.kind.detail ? ` (${result.issues[0].message})` : '';
   throw new ConfigError(
-    `Invalid value for ${source}: ${describeValue(raw, s.secret)}. Expected ${s.kind.accepts}. ` +
+    `Invalid value for ${source}: ${describeValue(raw, s.secret)}${why}. Expected ${s.kind.accepts}. ` +
       `Fix: set ${names} to an accepted value, or unset it to use the default${s.default === undefined ? '' : ` (${s.default})`}.`,
   );
 }

@@ -3,6 +3,7 @@ import { settings, type Setting } from './settings.ts';
 // Renders the settings table for `--help` and the README from the one schema.
 const SECTION_TITLES: Record<Setting<unknown>['section'], string> = {
   browser: 'Browser',
+  identity: 'Proxy, GeoIP matching, profiles, extensions and context options',
   server: 'Server',
   http: 'Streamable HTTP (--transport streamable-http)',
   cdp: 'Managed CDP (DevTools) access',

@@ -25,19 +25,26 @@ const anyCount = integer(0, Number.MAX_SAFE_INTEGER);
 const UNSUPPORTED: Record<string, string> = {
   PLAYWRIGHT_MCP_CDP_ENDPOINT: 'the bridge launches and owns its browser; it cannot attach to another one',
   PLAYWRIGHT_MCP_REMOTE_ENDPOINT: 'the bridge launches and owns its browser; it cannot attach to another one',
-  PLAYWRIGHT_MCP_EXTENSION: 'extension connection mode is not supported by this server yet',
-  PLAYWRIGHT_MCP_USER_DATA_DIR: 'persistent profiles are not supported by this server yet',
+  // PLAYWRIGHT_MCP_USER_DATA_DIR and _PROXY_SERVER are our own settings now (settings.ts).
+  PLAYWRIGHT_MCP_EXTENSION:
+    'extension connection mode attaches to your own running Chrome through the Playwright MCP Bridge extension, while this server launches and owns its browser. To load unpacked extensions into that browser, use STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS with a persistent profile',
   PLAYWRIGHT_MCP_PORT: 'the upstream HTTP server is not used; use --transport streamable-http with --http-port',
   PLAYWRIGHT_MCP_HOST: 'the upstream HTTP server is not used; use --transport streamable-http with --http-host',
 };
 
-function upstreamEnv(env: Env): Env {
+function upstreamEnv(env: Env, config: Config): Env {
   const out: Env = {};
   const ours = new Set(Object.values(settings).map((s) => s.env));
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith('PLAYWRIGHT_MCP_') || ours.has(name) || value === undefined || value === '') continue;
     const short = name.slice('PLAYWRIGHT_MCP_'.length);
-    if (UNSUPPORTED[name] && !(short === 'EXTENSION' && value.trim().match(/^(false|0|no|off)$/i)))
+    const off = short === 'EXTENSION' && /^(false|0|no|off)$/i.test(value.trim());
+    if (short === 'EXTENSION' && !off && config.extensionPaths)
+      throw new ConfigError(
+        'PLAYWRIGHT_MCP_EXTENSION=true (extension connection mode: attach to your own Chrome) conflicts with STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS (load unpacked extensions into the browser this server launches). ' +
+          'Fix: unset PLAYWRIGHT_MCP_EXTENSION to load the extensions, or unset STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS.',
+      );
+    if (UNSUPPORTED[name] && !off)
       throw new ConfigError(`${name} is set, but ${UNSUPPORTED[name]}. Fix: unset ${name}.`);
     const kind: Kind<unknown> | undefined = UPSTREAM_BOOLEANS.includes(short) ? boolean : UPSTREAM_NUMBERS.includes(short) ? anyCount : undefined;
     out[name] = kind ? String(parseSetting({ env: name, kind }, value, name)) : value;
@@ -56,7 +63,7 @@ export async function resolveUpstreamConfig(config: Config, env: Env): Promise<U
   const cliOptions = { browser: 'chromium', headless: config.headless, outputDir: config.outputDir };
   let resolved: UpstreamConfig;
   try {
-    resolved = await tools.resolveCLIConfigForMCP(cliOptions, upstreamEnv(env));
+    resolved = await tools.resolveCLIConfigForMCP(cliOptions, upstreamEnv(env, config));
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     const file = env.PLAYWRIGHT_MCP_CONFIG ? ` (config file PLAYWRIGHT_MCP_CONFIG=${env.PLAYWRIGHT_MCP_CONFIG})` : '';

@@ -18,6 +18,7 @@ import { PoolExhausted, type PortPool } from '../cdp/port-pool.ts';
 import { SessionCdp } from '../cdp/session-cdp.ts';
 import type { Config } from '../config/settings.ts';
 import type { UpstreamConfig } from '../config/upstream.ts';
+import { describeContextOptions, withContextOptions } from '../browser/context-options.ts';
 import type { Logger } from '../log.ts';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../package-info.ts';
 import { forwardToolCall } from './forward-call.ts';
@@ -27,6 +28,7 @@ import { isHidden, UNSAFE_CODE_TOOL, visibleUpstreamTools } from './tool-policy.
 import { INSTRUCTIONS } from './instructions.ts';
 import type { SessionOverrides } from './session-overrides.ts';
 import { SessionRefused } from './session-refused.ts';
+import { setUpSession, type SessionSetup } from './session-setup.ts';
 import { connectUpstream } from './upstream-link.ts';
 
 export interface SessionOptions {
@@ -56,12 +58,22 @@ export class BridgeSession {
   #config: Config;
   #cdp: SessionCdp | undefined;
   #closing: Promise<void> | undefined;
+  #plan: ReturnType<typeof launchPlan>;
+  #setup: SessionSetup | undefined;
 
   constructor(options: SessionOptions) {
     this.#options = options;
-    this.#config = { ...options.config, ...options.overrides };
+    // A session's proxy replaces the process one; its context options merge over them.
+    const { proxy, profile: _profile, contextOptions, ...overrides } = options.overrides ?? {};
+    this.#config = {
+      ...options.config,
+      ...overrides,
+      proxyServer: proxy ?? options.config.proxyServer,
+      contextOptions: contextOptions || options.config.contextOptions ? { ...options.config.contextOptions, ...contextOptions } : undefined,
+    };
     this.outputDir = path.join(this.#config.outputDir, this.id);
-    this.browser = new SessionBrowser(launchPlan(this.#config, options.upstreamConfig, options.binary), options.log.withTag(this.id.slice(0, 8)), {
+    this.#plan = launchPlan(this.#config, withContextOptions(options.upstreamConfig, this.#config.contextOptions), options.binary);
+    this.browser = new SessionBrowser(this.#plan, options.log.withTag(this.id.slice(0, 8)), {
       extraArgs: async () => (this.#cdp ? this.#cdp.launchArgs() : []),
       onBrowserGone: () => this.#cdp?.browserGone(),
     });
@@ -76,9 +88,25 @@ export class BridgeSession {
   /** Connects the upstream; call before connecting `server` to a transport. */
   async start(): Promise<void> {
     await fs.mkdir(this.outputDir, { recursive: true });
-    if (this.#config.cdpEnabled) this.#cdp = await this.#openCdp();
-    const upstreamConfig = { ...this.#options.upstreamConfig, outputDir: this.outputDir };
-    this.#upstream = await connectUpstream(upstreamConfig, () => this.browser.context());
+    const overrides = this.#options.overrides ?? {};
+    this.#setup = await setUpSession({
+      config: this.#config,
+      proxyOrigin: overrides.proxy ? 'the session field `proxy`' : 'PLAYWRIGHT_MCP_PROXY_SERVER (--proxy-server)',
+      profile: overrides.profile,
+      plan: this.#plan,
+      binary: this.#options.binary,
+      log: this.#options.log,
+    });
+    this.#plan.extras = this.#setup.extras;
+    try {
+      if (this.#config.cdpEnabled) this.#cdp = await this.#openCdp();
+      const upstreamConfig = { ...this.#options.upstreamConfig, outputDir: this.outputDir };
+      this.#upstream = await connectUpstream(upstreamConfig, () => this.browser.context());
+    } catch (error) {
+      // Nothing of a session that never started may outlive it (lock, relay).
+      await this.#setup.close();
+      throw error;
+    }
     this.#upstream.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       this.#upstreamTools = undefined;
       await this.server.sendToolListChanged().catch(() => {});
@@ -123,6 +151,10 @@ export class BridgeSession {
       browserRunning: () => this.browser.running,
       browserProfile: () => this.browser.profile,
       cdp: () => this.#cdp?.info() ?? { enabled: false },
+      identity: () => ({
+        ...this.#setup?.info,
+        contextOptions: this.#config.contextOptions ? describeContextOptions(this.#config.contextOptions) : null,
+      }),
     };
   }
 
@@ -154,6 +186,8 @@ export class BridgeSession {
       await Promise.allSettled([this.#upstream?.close(), this.server.close()]);
       await this.browser.close();
       await this.#cdp?.close();
+      // After the browser: the profile lock and the proxy relay outlive it.
+      await this.#setup?.close();
     })();
     return this.#closing;
   }

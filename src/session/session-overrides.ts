@@ -1,4 +1,7 @@
 import * as v from 'valibot';
+import { checkContextOptions, contextOptionsKind } from '../browser/context-options.ts';
+import { PROFILE_NAME_ACCEPTS, validProfileName } from '../browser/profiles/profile-dir.ts';
+import { proxySchema } from '../browser/proxy/proxy-kind.ts';
 import { boolean } from '../config/kinds.ts';
 import type { Config } from '../config/settings.ts';
 
@@ -6,12 +9,30 @@ import type { Config } from '../config/settings.ts';
 export const SESSION_META_KEY = 'stealth-playwright-mcp/session';
 
 // One schema per field, as metadata (typed JSON) and as a header (a string).
+const profileName = v.pipe(v.string(), v.check(validProfileName, `a profile name is ${PROFILE_NAME_ACCEPTS}`));
+const contextOptions = v.rawTransform<unknown, ReturnType<typeof checkContextOptions>>(({ dataset, addIssue, NEVER }) => {
+  try {
+    return checkContextOptions(dataset.value);
+  } catch (error) {
+    addIssue({ message: (error as Error).message });
+    return NEVER;
+  }
+});
+
 const fields = {
   headless: { meta: v.boolean(), header: boolean.schema },
   cdpEnabled: { meta: v.boolean(), header: boolean.schema },
+  proxy: { meta: proxySchema, header: proxySchema },
+  geoipProxyMatch: { meta: v.boolean(), header: boolean.schema },
+  profile: { meta: profileName, header: profileName },
+  contextOptions: { meta: v.pipe(v.unknown(), contextOptions), header: contextOptionsKind.schema },
 } as const;
 
-export type SessionOverrides = Partial<Pick<Config, keyof typeof fields>>;
+/** Per-session choices; `proxy` is the session's PLAYWRIGHT_MCP_PROXY_SERVER. */
+export type SessionOverrides = Partial<Pick<Config, 'headless' | 'cdpEnabled' | 'geoipProxyMatch' | 'contextOptions'>> & {
+  proxy?: NonNullable<Config['proxyServer']>;
+  profile?: string;
+};
 
 /** `headless` → `x-stealth-session-headless`; `cdpEnabled` → `x-stealth-session-cdp-enabled`. */
 export function headerName(field: string): string {

@@ -5,7 +5,7 @@ import { defineLocalTool } from './local-tool.ts';
 export const stealthBridgeInfo = defineLocalTool(
   'stealth_bridge_info',
   'Bridge and session info',
-  'About this MCP server and this session: name, version, runtime, transport, browser engine, the embedded Playwright MCP version and tool count, local tools, session id, headless mode, whether the browser is running, its launch profile (stealth fingerprint seed and flags, sandbox, console fallback), and the CDP (DevTools) URL of this session when managed CDP is on.',
+  'About this MCP server and this session: name, version, runtime, transport, browser engine, the embedded Playwright MCP version and tool count, local tools, session id, headless mode, whether the browser is running, its launch profile (stealth fingerprint seed and flags, sandbox, console fallback), its proxy (credentials masked), GeoIP match, persistent profile, extensions and context options, and the CDP (DevTools) URL of this session when managed CDP is on.',
   (facts) => {
     const runtime = runtimeInfo();
     return {
@@ -23,6 +23,7 @@ export const stealthBridgeInfo = defineLocalTool(
         outputDir: facts.outputDir,
         browserRunning: facts.browserRunning(),
         launch: facts.browserProfile(),
+        ...facts.identity?.(),
       },
       cdp: facts.cdp(),
     };
