@@ -35,8 +35,8 @@ function prng(seed: number): () => number {
 }
 
 // Tools whose arguments are fuzzed. Nothing here can reach beyond loopback:
-// no navigate or tab-opening tool is called, and the browser is also given a
-// proxy that does not exist.
+// no navigate or tab-opening tool is called, the page stays about:blank until
+// the final navigate to the 127.0.0.1 site, and no argument can form a URL.
 const TOOLS = [
   'browser_snapshot', 'browser_evaluate', 'browser_click', 'browser_type', 'browser_resize', 'browser_console_messages',
   'stealth_bridge_info', 'stealth_binary_info', 'browser_run_code_unsafe', 'no_such_tool', '', '../../etc/passwd',
@@ -135,7 +135,7 @@ describe('malformed input over stdio', { timeout: 60_000 }, () => {
   before(async () => {
     site = await startSite();
     outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-fuzz-'));
-    env = testEnv(outputDir, { PLAYWRIGHT_MCP_PROXY_SERVER: 'http://127.0.0.1:9', PLAYWRIGHT_MCP_PROXY_BYPASS: '127.0.0.1' });
+    env = testEnv(outputDir);
   });
   after(async () => {
     await site?.close();
