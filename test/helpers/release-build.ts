@@ -30,7 +30,14 @@ export async function releaseBuild(): Promise<string> {
   // Built aside and renamed into place: a concurrent test run never sees half a release.
   const staging = `${RELEASE_DIR}.${process.pid}`;
   await run(path.join(ROOT, 'node_modules', '.bin', 'bun'), ['run', 'build.ts', '--bin', '--outdir', staging], { cwd: ROOT, timeout: 300_000 });
-  fs.rmSync(RELEASE_DIR, { recursive: true, force: true });
-  fs.renameSync(staging, RELEASE_DIR);
-  return RELEASE_DIR;
+  // Another run (another checkout user) may swap its own build in at the same moment.
+  for (let attempt = 0; ; attempt++) {
+    fs.rmSync(RELEASE_DIR, { recursive: true, force: true });
+    try {
+      fs.renameSync(staging, RELEASE_DIR);
+      return RELEASE_DIR;
+    } catch (error) {
+      if (attempt === 2) throw error;
+    }
+  }
 }
