@@ -4,6 +4,7 @@ import type { Logger } from '../log.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
 import { enableConsoleFallback } from './console-fallback.ts';
 import type { LaunchPlan } from './launch-options.ts';
+import { maskCredentialsIn } from './proxy/proxy-url.ts';
 import { mergeArgs } from './stealth-profile.ts';
 import { honestUserAgent, probedUserAgent } from './user-agent-probe.ts';
 
@@ -58,7 +59,8 @@ export class SessionBrowser {
       locale: plan.stealth?.locale ?? null,
       sandbox: plan.launch.chromiumSandbox === true,
       consoleFallback: plan.consoleFallback,
-      args: plan.launch.args ?? [],
+      // With the session's own switches; an inline proxy's credentials masked.
+      args: mergeArgs(plan.launch.args ?? [], plan.extras?.args ?? []).map((arg) => maskCredentialsIn(arg)),
     };
   }
 
