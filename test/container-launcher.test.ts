@@ -133,6 +133,29 @@ test('health: unhealthy without a launcher, with a server that does not answer, 
   }
 });
 
+test('health: a display that stops answering is unhealthy, and healthy again once it answers', async () => {
+  const launcher = startLauncher([], fixtureChild('headed'));
+  try {
+    assert.ok(await waitFor(() => /child: display .*"ok":true/.test(launcher.stderr()), 20_000), launcher.stderr());
+    const [xvfb] = launcher.xvfbs();
+    assert.ok(xvfb);
+    assert.equal((await runHealth(launcher.healthSocket)).stdout, 'healthy: server ok, display ok');
+    process.kill(xvfb, 'SIGSTOP');
+    try {
+      const stuck = await runHealth(launcher.healthSocket);
+      assert.equal(stuck.code, 1);
+      assert.equal(stuck.stdout, 'unhealthy: server ok, display no answer within 1 s');
+    } finally {
+      process.kill(xvfb, 'SIGCONT');
+    }
+    const again = await runHealth(launcher.healthSocket);
+    assert.equal(again.code, 0, again.stdout);
+  } finally {
+    const { code } = await launcher.stop();
+    assert.equal(code, 0, launcher.stderr());
+  }
+});
+
 test('shutdown: server first, SIGKILL after it ignores SIGTERM, then the display; status of the killed server', async () => {
   const launcher = startLauncher([], fixtureChild('stubborn'));
   assert.ok(await waitFor(() => /child: display .*"ok":true/.test(launcher.stderr()), 20_000), launcher.stderr());

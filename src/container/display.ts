@@ -37,8 +37,9 @@ export class Display {
     return this.#process;
   }
 
-  get started(): boolean {
-    return this.#process !== undefined;
+  /** Reported its display number and has not failed: from then on the health check probes it. */
+  get ready(): boolean {
+    return this.#number !== undefined && !this.#failed;
   }
 
   /** `:n` once usable; concurrent callers share one start. */

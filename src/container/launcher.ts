@@ -47,7 +47,8 @@ export async function runLauncher(args: readonly string[], config: Config, log: 
     if (stopping) return { ok: false, server: 'stopping', display: displayState(null) };
     const [serverOk, displayOk] = await Promise.all([
       control.ping(SERVER_ANSWER_MS),
-      display.started ? display.answers(DISPLAY_ANSWER_MS) : Promise.resolve(null),
+      // A display still starting is bounded by its own start timeout, not by the health check.
+      display.ready ? display.answers(DISPLAY_ANSWER_MS) : Promise.resolve(null),
     ]);
     return {
       ok: serverOk && displayOk !== false && !failure && !stopping,

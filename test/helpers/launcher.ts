@@ -79,7 +79,7 @@ export function runHealth(healthSocket: string): Promise<{ code: number | null; 
 }
 
 /** The stand-in child for misbehaving-server cases (test/fixtures/launcher-child.mjs). */
-export function fixtureChild(mode: 'stubborn' | 'mute'): Record<string, string> {
+export function fixtureChild(mode: 'stubborn' | 'mute' | 'headed'): Record<string, string> {
   return { STEALTH_TEST_LAUNCHER_SERVER: JSON.stringify([process.execPath, path.join(ROOT, 'test', 'fixtures', 'launcher-child.mjs'), mode]) };
 }
 
