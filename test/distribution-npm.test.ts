@@ -29,12 +29,30 @@ function installedManifests(nodeModules: string): { name: string; scripts?: Reco
 describe('npm package', () => {
   let dir: string;
   let tarball: string;
+  const installs = new Map<string, { app: string; server: string; pathEnv: string }>();
+
+  /** The tarball installed into an empty folder by npm running on Node `version`. */
+  async function install(version: string) {
+    const bin = await nodeRuntime(version);
+    const pathEnv = `${bin}:/usr/bin:/bin`;
+    const app = path.join(dir, `app-${version}`);
+    fs.mkdirSync(app);
+    fs.writeFileSync(path.join(app, 'package.json'), '{ "private": true }\n');
+    // /usr/bin/npm runs on the first node on PATH: the one under test. Packages
+    // already in npm's cache are not re-validated against the registry.
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: app, env: { ...process.env, PATH: pathEnv }, timeout: 180_000 });
+    const server = path.join(app, 'run-server');
+    fs.writeFileSync(server, `#!/bin/sh\nPATH='${pathEnv}' exec '${path.join(app, 'node_modules', '.bin', 'stealth-playwright-mcp')}' "$@"\n`, { mode: 0o755 });
+    installs.set(version, { app, server, pathEnv });
+  }
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-npm-'));
     // npm test built dist/node/cli.mjs already; --ignore-scripts skips prepack's rebuild.
     const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT });
     tarball = path.join(dir, JSON.parse(stdout)[0].filename);
+    // Both installs at once: they mostly wait on npm's cache and the network.
+    await Promise.all(RUNTIMES.map(install));
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -57,16 +75,8 @@ describe('npm package', () => {
       let server: string;
       let pathEnv: string;
 
-      before(async () => {
-        const bin = await nodeRuntime(version);
-        pathEnv = `${bin}:/usr/bin:/bin`;
-        app = path.join(dir, `app-${version}`);
-        fs.mkdirSync(app);
-        fs.writeFileSync(path.join(app, 'package.json'), '{ "private": true }\n');
-        // /usr/bin/npm runs on the first node on PATH: the one under test.
-        await run('npm', ['install', '--no-audit', '--no-fund', tarball], { cwd: app, env: { ...process.env, PATH: pathEnv }, timeout: 180_000 });
-        server = path.join(app, 'run-server');
-        fs.writeFileSync(server, `#!/bin/sh\nPATH='${pathEnv}' exec '${path.join(app, 'node_modules', '.bin', 'stealth-playwright-mcp')}' "$@"\n`, { mode: 0o755 });
+      before(() => {
+        ({ app, server, pathEnv } = installs.get(version)!);
       });
 
       test('pulls no dev tools (node, bun) and no package with an install script', () => {
