@@ -27,17 +27,7 @@ export async function releaseBuild(): Promise<string> {
   const stamp = path.join(RELEASE_DIR, 'SHA256SUMS');
   const inputs = ['src', 'build', 'build.ts', 'package.json', 'package-lock.json'].map((p) => newestMtime(path.join(ROOT, p)));
   if (fs.existsSync(stamp) && fs.statSync(stamp).mtimeMs > Math.max(...inputs)) return RELEASE_DIR;
-  // Built aside and renamed into place: a concurrent test run never sees half a release.
-  const staging = `${RELEASE_DIR}.${process.pid}`;
-  await run(path.join(ROOT, 'node_modules', '.bin', 'bun'), ['run', 'build.ts', '--bin', '--outdir', staging], { cwd: ROOT, timeout: 300_000 });
-  // Another run (another checkout user) may swap its own build in at the same moment.
-  for (let attempt = 0; ; attempt++) {
-    fs.rmSync(RELEASE_DIR, { recursive: true, force: true });
-    try {
-      fs.renameSync(staging, RELEASE_DIR);
-      return RELEASE_DIR;
-    } catch (error) {
-      if (attempt === 2) throw error;
-    }
-  }
+  // build.ts builds aside and swaps the directory in: a concurrent test run never sees half a release.
+  await run(path.join(ROOT, 'node_modules', '.bin', 'bun'), ['run', 'build.ts', '--bin', '--outdir', RELEASE_DIR], { cwd: ROOT, timeout: 300_000 });
+  return RELEASE_DIR;
 }
