@@ -2,7 +2,7 @@
 // time and spawn-to-initialize time of the binary and of the Node package.
 // Every time is the median of --runs runs after one untimed warm-up run.
 //
-//   node --experimental-strip-types bench/distribution.ts [--runs N] [--json]
+//   node --experimental-strip-types bench/distribution.ts [--runs N] [--node <node executable>]... [--json]
 //
 // Hook into npm run bench: `results.push(await distribution({ runs, chromium }))`
 // (it returns the harness's MeasureResult). It uses dist/bin as built by
@@ -21,6 +21,8 @@ const NODE_ENTRY = path.join(ROOT, 'dist', 'node', 'cli.mjs');
 export interface DistributionOptions {
   runs: number;
   chromium: string;
+  /** More Node executables to time the package on (default: only the one running this). */
+  nodes?: string[];
 }
 
 interface Form {
@@ -97,7 +99,8 @@ export async function distribution(options: DistributionOptions): Promise<Measur
 
   const outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-bench-dist-'));
   const native = binaries.find((f) => f.endsWith(`-linux-${os.arch()}`));
-  const forms: Form[] = [{ variant: `node-package (Node ${process.versions.node})`, command: process.execPath, args: [NODE_ENTRY] }];
+  const nodeVersion = (node: string) => execFileSync(node, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '');
+  const forms: Form[] = [process.execPath, ...(options.nodes ?? [])].map((node) => ({ variant: `node-package (Node ${nodeVersion(node)})`, command: node, args: [NODE_ENTRY] }));
   if (native) {
     // Timed from a private copy, out of the build tree: a rebuild of dist/bin
     // during the run cannot pull it away, and node_modules is out of its reach.
@@ -135,7 +138,8 @@ if (import.meta.main ?? process.argv[1] === import.meta.filename) {
     process.exit(2);
   }
   const chromium = process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium';
-  const result = await distribution({ runs, chromium });
+  const nodes = argv.flatMap((arg, i) => (arg === '--node' && argv[i + 1] ? [argv[i + 1]!] : []));
+  const result = await distribution({ runs, chromium, nodes });
   if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else {
     for (const f of result.figures) process.stdout.write(`${f.metric.padEnd(20)} ${f.variant.padEnd(40)} ${String(f.median).padStart(8)} ${f.unit}\n`);
