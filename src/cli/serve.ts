@@ -6,6 +6,9 @@ export default defineCommand({
   async run({ rawArgs }) {
     const { startup } = await import('./startup.ts');
     const { config, upstreamConfig, log } = await startup(rawArgs);
+    // Before any browser: kill those a SIGKILLed predecessor left, and record ours.
+    const { startInstance } = await import('../instance/instance.ts');
+    await startInstance(config.runtimeDir ?? (await import('../instance/runtime-dir.ts')).defaultRuntimeDir(), log);
     // Under the container launcher: liveness pings and the on-demand display.
     if (config.launcherControl) await (await import('../container/server-link.ts')).connectLauncher(config.launcherControl, log);
     await (await import('../browser/identity-checks.ts')).checkIdentitySettings(config);

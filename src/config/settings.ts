@@ -207,6 +207,13 @@ export const settings = {
     help: 'Root for screenshots, snapshots and logs; each session writes into <output-dir>/<session-id>/',
     section: 'server',
   }),
+  runtimeDir: setting({
+    flag: 'runtime-dir',
+    env: 'STEALTH_PLAYWRIGHT_MCP_RUNTIME_DIR',
+    kind: filePath,
+    help: 'Private dir where each server records the browsers it owns, so the next start kills those of a server that was killed abruptly (default `$XDG_RUNTIME_DIR/stealth-playwright-mcp`, else `<tmp>/stealth-playwright-mcp-<uid>`)',
+    section: 'server',
+  }),
   transport: setting({
     flag: 'transport',
     env: 'STEALTH_PLAYWRIGHT_MCP_TRANSPORT',

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import type { Logger } from '../log.ts';
+import { markerArg, readRecords, recordFile, sameHost, writeRecord } from './instance-record.ts';
+import { readStat } from './proc-scan.ts';
+import { reapOrphans } from './reap-orphans.ts';
+import { ensurePrivateDir } from './runtime-dir.ts';
+
+// Playwright starts Chromium in its own process group, so a server that is
+// SIGKILLed (OOM killer, kill -9, a crashed container runtime) leaves its
+// browsers running. Each server instance therefore gets an id, every browser
+// it launches carries that id as a harmless extra switch (Chromium ignores
+// unknown ones), and a record under the runtime dir names the instance. The
+// next start kills the browsers of instances whose server is gone, and only
+// those: a process must carry the exact switch of a dead instance.
+
+let current: { id: string; arg: string } | undefined;
+
+/** The switch every browser of this process carries; none before `startInstance` (e.g. in-process benches). */
+export function instanceLaunchArgs(): string[] {
+  return current ? [current.arg] : [];
+}
+
+/**
+ * Reaps the browsers of dead predecessors, then records this instance (the
+ * record is removed on a normal exit). A failure here is logged, never fatal:
+ * serving matters more than cleaning up after someone else.
+ */
+export async function startInstance(runtimeDir: string, log: Logger): Promise<void> {
+  const id = randomUUID();
+  current = { id, arg: markerArg(id) };
+  try {
+    ensurePrivateDir(runtimeDir);
+    for (const { file, record } of readRecords(runtimeDir)) {
+      if (!sameHost(record)) continue;
+      const reaped = await reapOrphans(record);
+      if (reaped === 'alive') continue;
+      if (reaped > 0) log.warn(`killed ${reaped} browser process(es) left behind by a server that ended abruptly (pid ${record.pid}, instance ${record.instanceId}, started ${record.startedAt})`);
+      fs.rmSync(file, { force: true });
+    }
+    const self = readStat(process.pid);
+    writeRecord(runtimeDir, { instanceId: id, pid: process.pid, startTicks: self?.startTicks ?? 0, hostname: os.hostname(), startedAt: new Date().toISOString() });
+    process.once('exit', () => fs.rmSync(recordFile(runtimeDir, id), { force: true }));
+  } catch (error) {
+    log.warn(`cannot use the runtime dir ${runtimeDir} (${(error as Error).message}); browsers of this server will not be reaped if it is killed abruptly. Fix: set --runtime-dir to a private writable directory.`);
+  }
+}
