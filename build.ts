@@ -6,6 +6,7 @@
 //   bun run build.ts --bin                dist/bin/stealth-playwright-mcp-linux-{x64,arm64} + SHA256SUMS + install.sh
 //   bun run build.ts --bin --node         both
 //   bun run build.ts --bin --target linux-x64 --outdir /tmp/x   one target, elsewhere
+//   bun run build.ts --bin --target darwin-arm64,darwin-x64        opt-in: builds, untested here
 import { chmod, copyFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { compileBinary, describeBuildError, TARGETS, type Target } from './build/compile-binary.ts';
@@ -55,7 +56,7 @@ if (wantNode) {
 }
 
 if (wantBin) {
-  const requested = option('--target')?.split(',') ?? Object.keys(TARGETS);
+  const requested = option('--target')?.split(',') ?? Object.values(TARGETS).filter((t) => t.release).map((t) => t.name);
   for (const name of requested)
     if (!(name in TARGETS)) fail(`unknown --target ${name}; known: ${Object.keys(TARGETS).join(', ')}`);
   const finalDir = path.resolve(option('--outdir') ?? 'dist/bin');

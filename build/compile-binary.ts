@@ -11,11 +11,15 @@ export interface TargetSpec {
   /** Release file suffix, as install.sh computes it from uname: <os>-<arch>. */
   name: string;
   bun: Bun.Build.CompileTarget;
+  /** Part of a release by default. The darwin builds compile here but cannot be run or tested here. */
+  release: boolean;
 }
 
 export const TARGETS = {
-  'linux-x64': { name: 'linux-x64', bun: 'bun-linux-x64' },
-  'linux-arm64': { name: 'linux-arm64', bun: 'bun-linux-arm64' },
+  'linux-x64': { name: 'linux-x64', bun: 'bun-linux-x64', release: true },
+  'linux-arm64': { name: 'linux-arm64', bun: 'bun-linux-arm64', release: true },
+  'darwin-arm64': { name: 'darwin-arm64', bun: 'bun-darwin-arm64', release: false },
+  'darwin-x64': { name: 'darwin-x64', bun: 'bun-darwin-x64', release: false },
 } satisfies Record<string, TargetSpec>;
 
 export type Target = keyof typeof TARGETS;
