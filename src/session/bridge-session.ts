@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { BrowserBinary } from '../browser/binary.ts';
 import { launchPlan } from '../browser/launch-options.ts';
+import { instanceLaunchArgs } from '../instance/instance.ts';
 import { SessionBrowser } from '../browser/session-browser.ts';
 import { PoolExhausted, type PortPool } from '../cdp/port-pool.ts';
 import { SessionCdp } from '../cdp/session-cdp.ts';
@@ -74,7 +75,7 @@ export class BridgeSession {
     this.outputDir = path.join(this.#config.outputDir, this.id);
     this.#plan = launchPlan(this.#config, withContextOptions(options.upstreamConfig, this.#config.contextOptions), options.binary);
     this.browser = new SessionBrowser(this.#plan, options.log.withTag(this.id.slice(0, 8)), {
-      extraArgs: async () => (this.#cdp ? this.#cdp.launchArgs() : []),
+      extraArgs: async () => [...(this.#cdp ? await this.#cdp.launchArgs() : []), ...instanceLaunchArgs()],
       onBrowserGone: () => this.#cdp?.browserGone(),
     });
     this.server = new Server(
@@ -132,11 +133,30 @@ export class BridgeSession {
     if (local) return jsonResult(local.run(this.#facts()));
     if (isHidden(params.name, this.#config.allowUnsafeCode))
       throw new McpError(ErrorCode.InvalidParams, `Tool ${UNSAFE_CODE_TOOL} is disabled on this server: it runs code inside the server process. The operator can enable it with --allow-unsafe-code.`);
-    const result = await forwardToolCall(this.#requireUpstream(), params, extra);
+    const wasRunning = this.browser.running;
+    let result = await forwardToolCall(this.#requireUpstream(), params, extra);
+    if (result.isError && wasRunning && !this.browser.running && params.name !== 'browser_close' && !extra.signal.aborted) {
+      result = await this.#retryAfterBrowserLoss(params, extra);
+    }
     // In this mode the upstream disposes its backend on browser_close but leaves
     // the browser up; closing it resets the upstream so the next call relaunches.
     if (params.name === 'browser_close') await this.browser.relaunchNext();
     return result;
+  }
+
+  /**
+   * The browser died under this call (killed, OOM, crash). Playwright learns
+   * of a death asynchronously, so the call that first meets a dead browser
+   * cannot be told from one it died under; both are retried once on a fresh
+   * browser. The disconnect already reset our launcher and the upstream's
+   * backend, so the retry launches anew. A fresh browser has one blank page:
+   * actions on the lost page fail there instead of repeating.
+   */
+  async #retryAfterBrowserLoss(params: Parameters<typeof forwardToolCall>[1], extra: Parameters<typeof forwardToolCall>[2]) {
+    this.#options.log.warn(`session ${this.id}: the browser exited during ${params.name}; relaunching and retrying the call once`);
+    const retried = await forwardToolCall(this.#requireUpstream(), params, extra);
+    const note = 'Note: the browser of this session had exited unexpectedly; it was relaunched and this call retried on a fresh browser (open pages, cookies and storage of the old one are gone).';
+    return { ...retried, content: [...(retried.content ?? []), { type: 'text' as const, text: note }] };
   }
 
   #facts(): SessionFacts {
