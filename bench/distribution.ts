@@ -52,9 +52,11 @@ function timeExit(form: Form, args: string[], env: Record<string, string>): Prom
 function timeInitialize(form: Form, env: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(form.command, form.args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(form.command, form.args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let elapsed: number | undefined;
     let out = '';
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err = (err + chunk.toString()).slice(-2000)));
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
     child.on('error', reject);
     child.stdout.on('data', (chunk: Buffer) => {
@@ -66,7 +68,7 @@ function timeInitialize(form: Form, env: Record<string, string>): Promise<number
     });
     child.on('exit', () => {
       clearTimeout(timer);
-      if (elapsed === undefined) reject(new Error(`${form.variant} exited before answering initialize`));
+      if (elapsed === undefined) reject(new Error(`${form.variant} exited before answering initialize; its stderr ended with:\n${err}`));
       else resolve(elapsed);
     });
     child.stdin.write(INITIALIZE);
