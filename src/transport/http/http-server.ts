@@ -53,7 +53,7 @@ export async function serveHttp({ config, log, createSession }: HttpServerOption
     }
     if (!isProbe) return endpoint(req, res, note);
     if (req.method !== 'GET') return sendJson(res, 405, { status: 'method_not_allowed' }, { allow: 'GET' });
-    return answerProbe(path, res, registry, startedAt);
+    return answerProbe(path, res, registry, startedAt, config.logLevel === 'debug' || config.logLevel === 'trace');
   }
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {

@@ -6,9 +6,9 @@ import { sendJson } from './replies.ts';
 export const PROBE_PATHS = ['/healthz', '/readyz'] as const;
 
 /** /healthz: the process serves. /readyz: a new session would be accepted now. */
-export function answerProbe(path: string, res: ServerResponse, registry: SessionRegistry<unknown>, startedAt: number): void {
+export function answerProbe(path: string, res: ServerResponse, registry: SessionRegistry<unknown>, startedAt: number, debug = false): void {
   const uptimeMs = Date.now() - startedAt;
-  if (path === '/healthz') return sendJson(res, 200, { status: 'ok', version: PACKAGE_VERSION, uptimeMs });
+  if (path === '/healthz') return sendJson(res, 200, { status: 'ok', version: PACKAGE_VERSION, uptimeMs, ...(debug ? { memory: memoryFigures() } : {}) });
   registry.sweep();
   const ready = registry.ready;
   sendJson(res, ready ? 200 : 503, {
@@ -17,4 +17,16 @@ export function answerProbe(path: string, res: ServerResponse, registry: Session
     uptimeMs,
     sessions: { active: registry.active, pending: registry.pending, max: registry.limits.max },
   });
+}
+
+/**
+ * Only at log level debug/trace (the leak tests read it; an operator never
+ * needs it in production). With --expose-gc (NODE_OPTIONS), a full GC runs
+ * first so heap figures compare across time; without it they are noisier.
+ */
+function memoryFigures(): { rssBytes: number; heapUsedBytes: number; afterGc: boolean } {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const usage = process.memoryUsage();
+  return { rssBytes: usage.rss, heapUsedBytes: usage.heapUsed, afterGc: gc !== undefined };
 }
