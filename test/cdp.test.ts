@@ -143,13 +143,32 @@ describe('managed CDP: expiry, advertised URLs, validation', () => {
       const first = await httpClient(server.url);
       const cdp = await cdpInfo(first.client);
       assert.equal(cdp.enabled, true, 'the process default enables CDP');
-      assert.equal((await fetch(`${cdp.url}/json/version`)).status, 200, 'discovery launches the browser');
+      const discovery = await fetch(`${cdp.url}/json/version`);
+      assert.equal(discovery.status, 200, `discovery launches the browser; server log:\n${server.stderr()}`);
       const browsers = server.browsers();
       assert.ok(await waitFor(() => browsers.every((pid) => !isAlive(pid)), 10_000));
       assert.ok(await waitFor(() => server.stderr().includes('closed (idle)'), 10_000), 'the session is reported closed');
       const second = await httpClient(server.url);
       assert.equal((await cdpInfo(second.client)).port, range[0], 'the only port is free again');
       await second.transport.terminateSession();
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('an attached CDP client keeps its session from idling out; detaching lets it expire', async () => {
+    const range = await freeRange(1);
+    const server = await startHttpServer(testEnv(outputDir), ['--cdp-enabled', '--cdp-port-range', `${range[0]}-${range[1]}`, '--http-session-idle-ttl-ms', '1500']);
+    try {
+      const c = await httpClient(server.url);
+      const cdp = await cdpInfo(c.client);
+      const attached = await chromium.connectOverCDP(cdp.url);
+      const page = attached.contexts()[0]!.pages()[0] ?? (await attached.contexts()[0]!.newPage());
+      await new Promise((r) => setTimeout(r, 4000));
+      assert.equal(await page.evaluate(() => 1 + 1), 2, 'the browser is still there');
+      assert.ok(!server.stderr().includes('closed (idle)'), 'no expiry while attached');
+      await attached.close();
+      assert.ok(await waitFor(() => server.stderr().includes('closed (idle)'), 10_000), 'expires once detached');
     } finally {
       await server.stop();
     }

@@ -12,6 +12,8 @@ export interface RelayTarget {
   internalPort(): Promise<number>;
   /** Host header values accepted besides loopback names. */
   allowedHosts: string[];
+  /** A discovery request or an attached client keeps the session alive. */
+  activity: { begin(): () => void };
 }
 
 const DISCOVERY = /^\/json(\/(version|list|protocol|new|activate\/[^/]+|close\/[^/]+))?\/?$/;
@@ -62,6 +64,7 @@ export function createRelayServer(target: RelayTarget, log: Logger): { server: h
     const base = target.base();
     const rest = stripCapability(req.url, base.capability);
     if (rest === undefined || !hostAllowed(req, target) || !DISCOVERY.test(rest.split('?')[0]!)) return notFound(res);
+    res.on('close', target.activity.begin());
     target
       .internalPort()
       .then((port) => {
@@ -108,7 +111,9 @@ export function createRelayServer(target: RelayTarget, log: Logger): { server: h
         if (head.length) browser.write(head);
         browser.pipe(socket).pipe(browser);
         relayed.add(socket);
+        const end = target.activity.begin();
         const drop = () => {
+          end();
           relayed.delete(socket);
           browser.destroy();
           socket.destroy();

@@ -11,6 +11,8 @@ export interface CdpOptions {
   advertisedScheme: 'http' | 'https';
   /** Launches the session's browser if it is not running. */
   ensureBrowser(): Promise<void>;
+  /** CDP requests and attached clients count as session activity. */
+  activity: { begin(): () => void };
   log: Logger;
 }
 
@@ -60,6 +62,7 @@ export class SessionCdp {
           return cdp!.#internalPort;
         },
         allowedHosts: [options.pool.host, ...(options.advertisedHost ? [options.advertisedHost] : [])],
+        activity: options.activity,
       },
       options.log,
     );

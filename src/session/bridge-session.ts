@@ -28,6 +28,7 @@ import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
 import { isHidden, UNSAFE_CODE_TOOL, visibleUpstreamTools } from './tool-policy.ts';
 import { INSTRUCTIONS } from './instructions.ts';
 import type { SessionOverrides } from './session-overrides.ts';
+import { Activity } from './activity.ts';
 import { SessionRefused } from './session-refused.ts';
 import { setUpSession, type SessionSetup } from './session-setup.ts';
 import { connectUpstream } from './upstream-link.ts';
@@ -52,6 +53,8 @@ export class BridgeSession {
   readonly server: Server;
   readonly browser: SessionBrowser;
   readonly outputDir: string;
+  /** Non-MCP work (CDP clients) that keeps the session from idling out. */
+  readonly activity = new Activity();
   #upstream: Client | undefined;
   #upstreamTools: Promise<Tool[]> | undefined;
   #upstreamToolCount: number | undefined;
@@ -193,6 +196,7 @@ export class BridgeSession {
         advertisedHost: this.#config.cdpAdvertisedHost,
         advertisedScheme: this.#config.cdpAdvertisedScheme,
         ensureBrowser: async () => void (await this.browser.context()),
+        activity: this.activity,
         log: this.#options.log,
       });
     } catch (error) {

@@ -101,7 +101,8 @@ export class SessionRegistry<T> {
   /** Closes sessions idle for longer than the TTL. */
   sweep(now = Date.now()): void {
     for (const [id, entry] of this.#entries) {
-      if (entry.inFlight === 0 && now - entry.lastSeen > this.limits.idleTtlMs) void this.close(id, 'idle');
+      const idle = Math.min(now - entry.lastSeen, entry.session.activity.idleFor(now));
+      if (entry.inFlight === 0 && idle > this.limits.idleTtlMs) void this.close(id, 'idle');
     }
   }
 
