@@ -1,0 +1,41 @@
+import os from 'node:os';
+import path from 'node:path';
+import { filePath, oneOf } from '../kinds.ts';
+import { setting } from './setting.ts';
+
+export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+
+// The server process: transport, output, logging.
+export const serverSettings = {
+  outputDir: setting({
+    flag: 'output-dir',
+    env: 'PLAYWRIGHT_MCP_OUTPUT_DIR',
+    kind: filePath,
+    default: path.join(os.tmpdir(), 'stealth-playwright-mcp'),
+    help: 'Root for screenshots, snapshots and logs; each session writes into <output-dir>/<session-id>/',
+    section: 'server',
+  }),
+  runtimeDir: setting({
+    flag: 'runtime-dir',
+    env: 'STEALTH_PLAYWRIGHT_MCP_RUNTIME_DIR',
+    kind: filePath,
+    help: 'Private dir where each server records the browsers it owns, so the next start kills those of a server that was killed abruptly (default `$XDG_RUNTIME_DIR/stealth-playwright-mcp`, else `<tmp>/stealth-playwright-mcp-<uid>`)',
+    section: 'server',
+  }),
+  transport: setting({
+    flag: 'transport',
+    env: 'STEALTH_PLAYWRIGHT_MCP_TRANSPORT',
+    kind: oneOf(['stdio', 'streamable-http']),
+    default: 'stdio',
+    help: 'How MCP clients connect: `stdio` (one client, launched by it) or `streamable-http` (many clients, one isolated browser each)',
+    section: 'server',
+  }),
+  logLevel: setting({
+    flag: 'log-level',
+    env: 'STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL',
+    kind: oneOf(LOG_LEVELS),
+    default: 'info',
+    help: 'Detail of the log written to stderr',
+    section: 'server',
+  }),
+};
