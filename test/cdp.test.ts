@@ -3,7 +3,6 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { after, before, describe, test } from 'node:test';
@@ -11,7 +10,7 @@ import { chromium } from 'playwright-core';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { isAlive, waitFor } from './helpers/processes.ts';
 import { runCli, testEnv, textOf } from './helpers/server.ts';
-import { startSite, type Site } from './helpers/site.ts';
+import { useSite, useTempDir } from './helpers/fixtures.ts';
 
 const cdpMeta = (enabled: boolean) => ({ headers: { 'x-stealth-session-cdp-enabled': String(enabled) } });
 
@@ -41,21 +40,17 @@ async function freeRange(count: number): Promise<[number, number]> {
 }
 
 describe('managed CDP: a DevTools URL per session', () => {
-  let site: Site;
+  const site = useSite();
+  const output = useTempDir('spm-cdp-');
   let server: HttpServer;
-  let outputDir: string;
   let range: [number, number];
 
   before(async () => {
-    site = await startSite();
-    outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-cdp-'));
     range = await freeRange(2);
-    server = await startHttpServer(testEnv(outputDir), ['--cdp-port-range', `${range[0]}-${range[1]}`]);
+    server = await startHttpServer(testEnv(output.path), ['--cdp-port-range', `${range[0]}-${range[1]}`]);
   });
   after(async () => {
     await server?.stop();
-    await site?.close();
-    fs.rmSync(outputDir, { recursive: true, force: true });
   });
 
   test('a CDP client sees and evaluates in its session\'s page, and nothing of another session', async () => {
@@ -125,20 +120,12 @@ describe('managed CDP: a DevTools URL per session', () => {
 });
 
 describe('managed CDP: expiry, advertised URLs, validation', () => {
-  let site: Site;
-  let outputDir: string;
-  before(async () => {
-    site = await startSite();
-    outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-cdp2-'));
-  });
-  after(async () => {
-    await site.close();
-    fs.rmSync(outputDir, { recursive: true, force: true });
-  });
+  const site = useSite();
+  const output = useTempDir('spm-cdp2-');
 
   test('idle expiry releases the lease and kills the browser', async () => {
     const range = await freeRange(1);
-    const server = await startHttpServer(testEnv(outputDir), ['--cdp-enabled', '--cdp-port-range', `${range[0]}-${range[1]}`, '--http-session-idle-ttl-ms', '1500']);
+    const server = await startHttpServer(testEnv(output.path), ['--cdp-enabled', '--cdp-port-range', `${range[0]}-${range[1]}`, '--http-session-idle-ttl-ms', '1500']);
     try {
       const first = await httpClient(server.url);
       const cdp = await cdpInfo(first.client);
@@ -158,7 +145,7 @@ describe('managed CDP: expiry, advertised URLs, validation', () => {
 
   test('an attached CDP client keeps its session from idling out; detaching lets it expire', async () => {
     const range = await freeRange(1);
-    const server = await startHttpServer(testEnv(outputDir), ['--cdp-enabled', '--cdp-port-range', `${range[0]}-${range[1]}`, '--http-session-idle-ttl-ms', '1500']);
+    const server = await startHttpServer(testEnv(output.path), ['--cdp-enabled', '--cdp-port-range', `${range[0]}-${range[1]}`, '--http-session-idle-ttl-ms', '1500']);
     try {
       const c = await httpClient(server.url);
       const cdp = await cdpInfo(c.client);
@@ -175,8 +162,8 @@ describe('managed CDP: expiry, advertised URLs, validation', () => {
   });
 
   test('advertised host and scheme: URLs point at a TLS terminator on 127.0.0.2 and work through it', async () => {
-    const key = path.join(outputDir, 'k.pem');
-    const cert = path.join(outputDir, 'c.pem');
+    const key = path.join(output.path, 'k.pem');
+    const cert = path.join(output.path, 'c.pem');
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.2', '-addext', 'subjectAltName=IP:127.0.0.2'], { stdio: 'ignore' });
     const range = await freeRange(1);
     const port = range[0];
@@ -187,7 +174,7 @@ describe('managed CDP: expiry, advertised URLs, validation', () => {
       inner.on('error', () => socket.destroy());
     });
     await new Promise<void>((resolve) => terminator.listen(port, '127.0.0.2', resolve));
-    const server = await startHttpServer(testEnv(outputDir), ['--cdp-enabled', '--cdp-port-range', `${port}-${port}`, '--cdp-advertised-host', '127.0.0.2', '--cdp-advertised-scheme', 'https']);
+    const server = await startHttpServer(testEnv(output.path), ['--cdp-enabled', '--cdp-port-range', `${port}-${port}`, '--cdp-advertised-host', '127.0.0.2', '--cdp-advertised-scheme', 'https']);
     try {
       const c = await httpClient(server.url);
       await c.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/second` } });
@@ -226,7 +213,7 @@ describe('managed CDP: expiry, advertised URLs, validation', () => {
       [['--cdp-port-range', '9400-9300'], /--cdp-port-range.*first-last/],
     ];
     for (const [args, expected] of cases) {
-      const result = await runCli(['--transport', 'streamable-http', '--http-port', '0', ...args], testEnv(outputDir));
+      const result = await runCli(['--transport', 'streamable-http', '--http-port', '0', ...args], testEnv(output.path));
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, expected);
     }

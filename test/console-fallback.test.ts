@@ -1,29 +1,22 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
-import { startSite, type Site } from './helpers/site.ts';
+import { useSite, useTempDir } from './helpers/fixtures.ts';
 
 // The real build hides console messages from the driver. STEALTH_TEST_CONSOLE_FALLBACK_ONLY
 // makes the server ignore what the stock Chromium reports natively, so only the
 // in-page recorder can answer browser_console_messages.
 describe('console fallback (forced on)', () => {
-  let site: Site;
+  const site = useSite();
+  const output = useTempDir('spm-console-');
   let server: Connected;
-  let outputDir: string;
 
   before(async () => {
-    site = await startSite();
-    outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-console-'));
-    server = await connect(testEnv(outputDir, { STEALTH_TEST_CONSOLE_FALLBACK_ONLY: 'true' }));
+    server = await connect(testEnv(output.path, { STEALTH_TEST_CONSOLE_FALLBACK_ONLY: 'true' }));
   });
   after(async () => {
     await server?.client.close();
     await server?.transport.exit;
-    await site?.close();
-    fs.rmSync(outputDir, { recursive: true, force: true });
   });
   const call = (name: string, args: Record<string, unknown> = {}) => server.client.callTool({ name, arguments: args });
 

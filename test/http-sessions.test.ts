@@ -1,27 +1,21 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { httpClient, initializeBody, MCP_HEADERS, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { isAlive, waitFor } from './helpers/processes.ts';
 import { testEnv, textOf } from './helpers/server.ts';
-import { startSite, type Site } from './helpers/site.ts';
+import { useSite, useTempDir } from './helpers/fixtures.ts';
 
 describe('streamable HTTP: many clients, one isolated browser each', () => {
-  let site: Site;
+  const site = useSite();
+  const output = useTempDir('spm-http-');
   let server: HttpServer;
-  let outputDir: string;
 
   before(async () => {
-    site = await startSite();
-    outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-http-'));
-    server = await startHttpServer(testEnv(outputDir), ['--http-session-max', '2']);
+    server = await startHttpServer(testEnv(output.path), ['--http-session-max', '2']);
   });
   after(async () => {
     await server?.stop();
-    await site?.close();
-    fs.rmSync(outputDir, { recursive: true, force: true });
   });
 
   test('prints the listening URL on stdout and logs requests on stderr', () => {
@@ -148,19 +142,11 @@ describe('streamable HTTP: many clients, one isolated browser each', () => {
 });
 
 describe('streamable HTTP: idle expiry, body limit, shutdown', () => {
-  let site: Site;
-  let outputDir: string;
-  before(async () => {
-    site = await startSite();
-    outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-http2-'));
-  });
-  after(async () => {
-    await site.close();
-    fs.rmSync(outputDir, { recursive: true, force: true });
-  });
+  const site = useSite();
+  const output = useTempDir('spm-http2-');
 
   test('an idle session expires: its browser is killed and its id answers 404', async () => {
-    const server = await startHttpServer(testEnv(outputDir), ['--http-session-idle-ttl-ms', '1500']);
+    const server = await startHttpServer(testEnv(output.path), ['--http-session-idle-ttl-ms', '1500']);
     try {
       const c = await httpClient(server.url);
       await c.client.callTool({ name: 'browser_navigate', arguments: { url: site.url } });
@@ -176,7 +162,7 @@ describe('streamable HTTP: idle expiry, body limit, shutdown', () => {
   });
 
   test('a body over the limit gets 413 and the server keeps serving', async () => {
-    const server = await startHttpServer(testEnv(outputDir), ['--http-body-limit-bytes', '2048']);
+    const server = await startHttpServer(testEnv(output.path), ['--http-body-limit-bytes', '2048']);
     try {
       const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { pad: 'x'.repeat(5000) } });
       const res = await fetch(server.url, { method: 'POST', headers: MCP_HEADERS, body: big });
@@ -189,7 +175,7 @@ describe('streamable HTTP: idle expiry, body limit, shutdown', () => {
   });
 
   test('SIGTERM with live sessions closes every browser and exits 0', async () => {
-    const server = await startHttpServer(testEnv(outputDir));
+    const server = await startHttpServer(testEnv(output.path));
     const clients = await Promise.all([httpClient(server.url), httpClient(server.url)]);
     await Promise.all(clients.map((c) => c.client.callTool({ name: 'browser_navigate', arguments: { url: site.url } })));
     const browsers = server.browsers();

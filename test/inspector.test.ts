@@ -1,32 +1,22 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { ROOT, serverCommand, testEnv } from './helpers/server.ts';
-import { startSite, type Site } from './helpers/site.ts';
+import { useSite, useTempDir } from './helpers/fixtures.ts';
 
 const run = promisify(execFile);
 const INSPECTOR = path.join(ROOT, 'node_modules', '.bin', 'mcp-inspector');
 
 // An independent MCP client (the official Inspector, in CLI mode) against the server.
 describe('MCP Inspector CLI', () => {
-  let site: Site;
-  let outputDir: string;
-  before(async () => {
-    site = await startSite();
-    outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-inspector-'));
-  });
-  after(async () => {
-    await site.close();
-    fs.rmSync(outputDir, { recursive: true, force: true });
-  });
+  const site = useSite();
+  const output = useTempDir('spm-inspector-');
 
   async function inspect(...args: string[]) {
     const [command, baseArgs] = serverCommand();
-    const env = Object.entries(testEnv(outputDir)).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    const env = Object.entries(testEnv(output.path)).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
     const { stdout } = await run(INSPECTOR, ['--cli', ...env, command, ...baseArgs, ...args], { timeout: 60_000, env: process.env });
     return JSON.parse(stdout);
   }

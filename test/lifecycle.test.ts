@@ -1,28 +1,16 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
 import { connect, testEnv, textOf } from './helpers/server.ts';
-import { startSite, type Site } from './helpers/site.ts';
+import { useSite, useTempDir } from './helpers/fixtures.ts';
 
 // Every way a stdio server ends must take its Chromium with it, and exit 0.
 describe('no Chromium outlives the server', () => {
-  let site: Site;
-  let outputDir: string;
-
-  before(async () => {
-    site = await startSite();
-    outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-life-'));
-  });
-  after(async () => {
-    await site.close();
-    fs.rmSync(outputDir, { recursive: true, force: true });
-  });
+  const site = useSite();
+  const output = useTempDir('spm-life-');
 
   async function serverWithBrowser() {
-    const server = await connect(testEnv(outputDir));
+    const server = await connect(testEnv(output.path));
     const nav = await server.client.callTool({ name: 'browser_navigate', arguments: { url: site.url } });
     assert.ok(!nav.isError, textOf(nav));
     const browsers = descendants(server.transport.pid).filter((pid) => /chrom/i.test(commandLine(pid)));
@@ -49,7 +37,7 @@ describe('no Chromium outlives the server', () => {
   }
 
   test('a server that never launched a browser also exits 0 on EOF', async () => {
-    const server = await connect(testEnv(outputDir));
+    const server = await connect(testEnv(output.path));
     await server.client.listTools();
     await server.client.close();
     assert.deepEqual(await server.transport.exit!, { code: 0, signal: null });

@@ -1,28 +1,23 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
-import { startSite, type Site } from './helpers/site.ts';
+import { useSite, useTempDir } from './helpers/fixtures.ts';
 
 // One server for the whole flow, as an agent would use it: the tests run in order.
 describe('stdio bridge on a real Chromium', () => {
-  let site: Site;
+  const site = useSite();
+  const output = useTempDir('spm-stdio-');
   let server: Connected;
-  let outputDir: string;
 
   before(async () => {
-    site = await startSite();
-    outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-stdio-'));
-    server = await connect(testEnv(outputDir));
+    server = await connect(testEnv(output.path));
   });
 
   after(async () => {
     await server?.client.close();
     await server?.transport.exit;
-    await site?.close();
-    fs.rmSync(outputDir, { recursive: true, force: true });
   });
 
   const call = (name: string, args: Record<string, unknown> = {}) => server.client.callTool({ name, arguments: args });
@@ -74,7 +69,7 @@ describe('stdio bridge on a real Chromium', () => {
     assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
     assert.ok(png.length > 1000);
     const file = textOf(shot).match(/\((\/[^)]+\.png)\)/)?.[1];
-    assert.ok(file?.startsWith(outputDir), `screenshot path ${file} under ${outputDir}`);
+    assert.ok(file?.startsWith(output.path), `screenshot path ${file} under ${output.path}`);
     assert.ok(fs.existsSync(file!));
   });
 
@@ -112,7 +107,7 @@ describe('stdio bridge on a real Chromium', () => {
     assert.deepEqual(info.localTools, ['stealth_binary_info', 'stealth_bridge_info']);
     assert.equal(info.session.headless, true);
     assert.equal(info.session.browserRunning, true);
-    assert.equal(path.dirname(info.session.outputDir), outputDir);
+    assert.equal(path.dirname(info.session.outputDir), output.path);
     assert.ok(info.session.outputDir.endsWith(info.session.id));
   });
 

@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before } from 'node:test';
+import { startSite, type Site } from './site.ts';
+
+/** The local test site for the enclosing suite: started before it, closed after. */
+export function useSite(): Site {
+  let site: Site | undefined;
+  before(async () => {
+    site = await startSite();
+  });
+  after(async () => {
+    await site?.close();
+  });
+  return {
+    get url() {
+      return site!.url;
+    },
+    close: () => site?.close() ?? Promise.resolve(),
+  };
+}
+
+/** A private temporary directory for the enclosing suite (the servers' output dir). */
+export function useTempDir(prefix: string): { readonly path: string } {
+  let dir: string | undefined;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  });
+  after(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  });
+  return {
+    get path() {
+      return dir!;
+    },
+  };
+}
