@@ -9,7 +9,8 @@ export const httpUrl: Kind<string> = {
     v.string(),
     v.trim(),
     v.url(),
-    v.check((u) => /^https?:$/.test(new URL(u).protocol)),
+    // Valibot runs a pipe's checks even after v.url() failed: parse defensively.
+    v.check((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)),
     // A base is joined with paths; a trailing slash would double up.
     v.transform((u) => u.replace(/\/+$/, '')),
   ),
