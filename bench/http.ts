@@ -1,46 +1,16 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { assertRunning, onCleanup, TreeWatch, withTimeout } from './cleanup.ts';
 import { treeMemory } from './proc.ts';
-import type { MeasureResult } from './report-types.ts';
 import { startStdio, type Variant } from './servers.ts';
 
-// ---------------------------------------------------------------------------
-// TODO(http): the HTTP half of issue 9 (measures 2b, 4b, 5b), not wired yet.
-//
-// The helpers below use the agreed interface (DESIGN.md §2: --transport
-// streamable-http, --http-host, --http-port, endpoint /mcp) and the SDK's
-// StreamableHTTPClientTransport. Checked once by hand against the HTTP
-// transport as it landed (server up, 3 sessions, tools/list each); no measure
-// uses them yet.
-// To plug in, in bench/run.ts (search for "TODO(http)"):
-//   2. first navigate: t0 = before openHttpSession(); navigate; compare with the
-//      upstream CLI stdio figure (its only mode with a browser per client).
-//   4. memory: for n of HTTP_SESSION_COUNTS: one startHttpServer() with n
-//      sessions each navigated (openHttpSession + browser_navigate), read
-//      treeMemory(server.pid); baseline: upstreamChildren(n) summed. Report
-//      PSS per session and the ratio (target ≤ 0.75× per session).
-//   5. throughput: HTTP_THROUGHPUT_SESSIONS sessions each calling
-//      browser_snapshot in a loop for a fixed count; calls/s across all, p50/p95.
-// Until then run.ts reports these as skipped (httpPending), never as numbers.
+// Our server in HTTP mode, and the upstream baseline for n clients (one CLI
+// child each). Used by the HTTP measures 2b, 4b, 5b (bench/measures/*-http.ts).
 // Cost note: 16 sessions means 16 browsers for ours and 16 CLI children + 16
-// browsers for the baseline (~7 GB PSS together); run those counts with few runs.
-// ---------------------------------------------------------------------------
+// browsers for the baseline (~7 GB PSS together); those counts run few times.
 
 export const HTTP_SESSION_COUNTS = [1, 4, 8, 16] as const;
 export const HTTP_THROUGHPUT_SESSIONS = 8;
-
-/** What the report says for each HTTP measure until the transport exists. */
-export function httpPending(): MeasureResult[] {
-  const why = 'not wired yet: needs the HTTP measures plugged in (see TODO(http) in bench/http.ts)';
-  return [
-    { id: 'first-navigate-http', title: '2b. session start → first browser_navigate done (HTTP)', figures: [], notes: [], skipped: why },
-    { id: 'memory-http', title: `4b. memory at ${HTTP_SESSION_COUNTS.join(', ')} concurrent HTTP sessions vs one upstream CLI child each`, figures: [], notes: [], skipped: why },
-    { id: 'throughput-http', title: `5b. throughput across ${HTTP_THROUGHPUT_SESSIONS} HTTP sessions`, figures: [], notes: [], skipped: why },
-  ];
-}
 
 export interface HttpServer {
   pid: number;
@@ -69,7 +39,7 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   throw new Error(`nothing listens on 127.0.0.1:${port} after ${timeoutMs} ms`);
 }
 
-/** Ours, serving HTTP on a free loopback port (TODO(http): not yet used by a measure). */
+/** Ours, serving HTTP on a free loopback port; killed (whole tree) on close or bench cleanup. */
 export async function startHttpServer(variant: Variant): Promise<HttpServer> {
   assertRunning();
   const port = await freePort();
@@ -100,22 +70,19 @@ export async function startHttpServer(variant: Variant): Promise<HttpServer> {
   };
 }
 
-/** One MCP session over Streamable HTTP (TODO(http): not yet used by a measure). */
-export async function openHttpSession(url: string): Promise<Client> {
-  const client = new Client({ name: 'spm-bench', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return client;
-}
-
 /**
  * The memory baseline for n sessions: n upstream CLI children (how the
  * closest existing product serves n clients), each with `url` open; returns
- * the summed PSS of all their trees in kB.
+ * the summed PSS of all their trees in kB. Every child started is closed,
+ * also when another failed to start.
  */
 export async function upstreamChildrenPss(variant: Variant, n: number, url: string, settleMs: number): Promise<number> {
-  const servers = await Promise.all(Array.from({ length: n }, () => startStdio(variant)));
+  const started = await Promise.allSettled(Array.from({ length: n }, () => startStdio(variant)));
+  const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   try {
-    for (const server of servers) await server.call('browser_navigate', { url });
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    await Promise.all(servers.map((server) => server.call('browser_navigate', { url })));
     await new Promise((r) => setTimeout(r, settleMs));
     return servers.reduce((sum, s) => sum + treeMemory(s.pid).pssKb, 0);
   } finally {

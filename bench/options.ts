@@ -8,20 +8,23 @@ export interface BenchOptions {
   snapshotCalls: number;
   overheadRounds: number;
   settleMs: number;
+  /** Runs per session count in measure 4b (16 sessions always gets one). */
+  memoryRuns: number;
   deadlineSeconds: number;
   chromium: string;
   only: Set<string>;
   outDir: string;
 }
 
-const PARTS = ['stdio', 'overhead'] as const;
+const PARTS = ['stdio', 'overhead', 'http'] as const;
 
 export const USAGE = `npm run bench -- [options]
   --runs N             runs per figure; every figure is the median (default 5, BENCH_RUNS)
   --snapshots N        browser_snapshot calls per throughput run (default 30, BENCH_SNAPSHOTS)
   --overhead-rounds N  rounds per bridge-overhead run (default 20, BENCH_OVERHEAD_ROUNDS)
   --settle-ms N        pause after the first navigate before reading memory (default 1500)
-  --deadline-s N       stop (and clean up) after this many seconds (default 900, BENCH_DEADLINE_S)
+  --memory-runs N      runs per session count in the HTTP memory measure; 16 sessions always 1 (default 2, BENCH_MEMORY_RUNS)
+  --deadline-s N       stop (and clean up) after this many seconds (default 1800, BENCH_DEADLINE_S)
   --chromium PATH      Chromium executable for every variant (default STEALTH_TEST_CHROMIUM or /usr/lib/chromium/chromium)
   --only LIST          comma list of parts: ${PARTS.join(', ')} (default all)
   --out DIR            where the JSON goes (default bench/results)`;
@@ -42,6 +45,7 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOption
       'overhead-rounds': { type: 'string' },
       'settle-ms': { type: 'string' },
       'deadline-s': { type: 'string' },
+      'memory-runs': { type: 'string' },
       chromium: { type: 'string' },
       only: { type: 'string' },
       out: { type: 'string' },
@@ -56,7 +60,8 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOption
     snapshotCalls: positive('--snapshots', values.snapshots ?? env.BENCH_SNAPSHOTS, 30),
     overheadRounds: positive('--overhead-rounds', values['overhead-rounds'] ?? env.BENCH_OVERHEAD_ROUNDS, 20),
     settleMs: positive('--settle-ms', values['settle-ms'], 1500),
-    deadlineSeconds: positive('--deadline-s', values['deadline-s'] ?? env.BENCH_DEADLINE_S, 900),
+    memoryRuns: positive('--memory-runs', values['memory-runs'] ?? env.BENCH_MEMORY_RUNS, 2),
+    deadlineSeconds: positive('--deadline-s', values['deadline-s'] ?? env.BENCH_DEADLINE_S, 1800),
     chromium: values.chromium ?? env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium',
     only,
     outDir: path.resolve(values.out ?? path.join(import.meta.dirname, 'results')),

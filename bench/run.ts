@@ -7,13 +7,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cleanupAll, haltIfStopping, installGuards, onCleanup } from './cleanup.ts';
-import { httpPending } from './http.ts';
 import { bridgeOverhead } from './measures/bridge-overhead.ts';
 import { firstNavigate } from './measures/first-navigate.ts';
+import { firstNavigateHttp } from './measures/first-navigate-http.ts';
 import type { SamplesByVariant } from './measures/from-samples.ts';
 import { memory } from './measures/memory.ts';
+import { memoryHttp } from './measures/memory-http.ts';
 import { spawnInit } from './measures/spawn-init.ts';
 import { throughput } from './measures/throughput.ts';
+import { throughputHttp } from './measures/throughput-http.ts';
 import { readOptions, USAGE } from './options.ts';
 import { loadAverage } from './proc.ts';
 import { printTable, writeJson } from './report.ts';
@@ -83,9 +85,21 @@ if (options.only.has('overhead')) {
   results.splice(Math.min(2, results.length), 0, overhead);
 }
 
-// TODO(http): replace with the real HTTP measures (2b, 4b, 5b) once
-// --transport streamable-http exists; see bench/http.ts.
-results.push(...httpPending());
+if (options.only.has('http')) {
+  // Our Node package serves HTTP; the compiled binary is the same server and
+  // differs only in start-up, which measure 1 covers.
+  const ours = oursNode(environment);
+  const upstream = upstreamCli(environment);
+  const failed = (id: string, title: string) => async (error: unknown): Promise<MeasureResult> => (await haltIfStopping(), { id, title, figures: [], notes: [], skipped: `failed: ${(error as Error).message}` });
+  results.push(
+    await firstNavigateHttp(ours, upstream, site.url, options.runs, log).catch(failed('first-navigate-http', '2b. session start → first browser_navigate done (HTTP)')),
+    await memoryHttp(ours, upstream, { url: site.url, settleMs: options.settleMs, runs: options.memoryRuns, log }).catch(failed('memory-http', '4b. memory at 1, 4, 8, 16 HTTP sessions')),
+    await throughputHttp(ours, upstream, site.url, Math.min(options.runs, 3), options.snapshotCalls, log).catch(failed('throughput-http', '5b. throughput across 8 HTTP sessions')),
+  );
+  // Keep the issue's numbering: each HTTP figure right after its stdio counterpart.
+  const order = ['spawn-init', 'first-navigate', 'first-navigate-http', 'bridge-overhead', 'memory', 'memory-http', 'throughput', 'throughput-http'];
+  results.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
+}
 
 await site.close();
 const loadAfter = loadAverage();
@@ -100,7 +114,7 @@ const report = {
   loadAverage: { before: loadBefore, after: loadAfter },
   runtime: { node: process.versions.node, execPath: process.execPath },
   chromium: options.chromium,
-  options: { runs: options.runs, snapshotCalls: options.snapshotCalls, overheadRounds: options.overheadRounds, settleMs: options.settleMs, parts: [...options.only] },
+  options: { runs: options.runs, snapshotCalls: options.snapshotCalls, overheadRounds: options.overheadRounds, settleMs: options.settleMs, memoryRuns: options.memoryRuns, parts: [...options.only] },
   upstreamConfig: upstreamConfig(environment),
   notes,
   errors,

@@ -5,7 +5,7 @@ import { compared, type SamplesByVariant } from './from-samples.ts';
 // included. Over stdio the session starts with the spawn, so the target
 // (≤ 0.8× the upstream CLI) is checked on spawn → navigate; the part after
 // initialize is shown too, since it isolates the browser launch path.
-// TODO(http): add the HTTP variant (session start = the initialize POST) via bench/http.ts.
+// The HTTP part (session start = the initialize POST): first-navigate-http.ts.
 export function firstNavigate(byVariant: SamplesByVariant): MeasureResult {
   const target = (v: string) => (v.startsWith('ours') ? { max: 0.8, text: '≤ 0.8× upstream CLI' } : undefined);
   return {

@@ -8,7 +8,7 @@ const MB = (kb: number) => kb / 1024;
 // well: PSS shrinks when other programs on the machine map the same Chromium
 // libraries, USS does not. Issue 9's ≤ 0.75× target is set per HTTP session;
 // it is shown here for reference.
-// TODO(http): memory at 1, 4, 8 and 16 concurrent HTTP sessions: see bench/http.ts.
+// The HTTP part (1, 4, 8, 16 sessions): memory-http.ts.
 export function memory(byVariant: SamplesByVariant): MeasureResult {
   const target = (v: string) => (v.startsWith('ours') ? { max: 0.75, text: '≤ 0.75× (per-session HTTP target, for reference)' } : undefined);
   return {

@@ -4,7 +4,7 @@ import { compared, type SamplesByVariant } from './from-samples.ts';
 // Measure 5 (stdio part): sequential browser_snapshot calls on one session:
 // calls per second and per-call latency (p50, p95 within each run; the
 // figure is the median over runs).
-// TODO(http): the 8-session HTTP variant (calls/s across sessions): see bench/http.ts.
+// The 8-session HTTP part: throughput-http.ts.
 export function throughput(byVariant: SamplesByVariant, calls: number): MeasureResult {
   return {
     id: 'throughput',

@@ -1,0 +1,68 @@
+import { haltIfStopping } from '../cleanup.ts';
+import { openHttpSession } from '../http-session.ts';
+import { startHttpServer } from '../http.ts';
+import type { Figure, MeasureResult } from '../report-types.ts';
+import { startStdio, type Variant } from '../servers.ts';
+import { median, round, since } from '../stats.ts';
+
+// Measure 2b: session start → first browser_navigate done, over HTTP. On our
+// server a session starts with the initialize POST (the server already runs:
+// that is the point of one server for many agents); the baseline is the
+// upstream CLI, whose only way to give a client its own browser is a child
+// per client, so its session starts with the spawn. Target ≤ 0.8×.
+
+export async function firstNavigateHttp(ours: Variant, upstream: Variant, url: string, runs: number, log: (s: string) => void): Promise<MeasureResult> {
+  const oursMs: number[] = [];
+  const upstreamMs: number[] = [];
+  const errors: string[] = [];
+  const server = await startHttpServer(ours);
+  try {
+    // Untimed: the first session loads the upstream and Playwright modules.
+    const warm = await openHttpSession(server.url);
+    await warm.call('browser_navigate', { url });
+    await warm.close();
+    for (let run = 0; run < runs; run++) {
+      // Alternate which side goes first, so neither always follows the other's teardown.
+      const sides = run % 2 === 0 ? ['ours', 'upstream'] : ['upstream', 'ours'];
+      for (const side of sides) {
+        log(`2b run ${run + 1}/${runs}: ${side}`);
+        try {
+          if (side === 'ours') {
+            const t0 = performance.now();
+            const session = await openHttpSession(server.url);
+            await session.call('browser_navigate', { url });
+            oursMs.push(since(t0));
+            await session.close();
+          } else {
+            const t0 = performance.now();
+            const child = await startStdio(upstream);
+            try {
+              await child.call('browser_navigate', { url });
+              upstreamMs.push(since(t0));
+            } finally {
+              await child.close();
+            }
+          }
+        } catch (error) {
+          await haltIfStopping();
+          errors.push(`run ${run + 1} ${side}: ${(error as Error).message}`);
+        }
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  const base: Figure = { metric: 'session start → first navigate', variant: 'upstream-cli (spawn, stdio)', unit: 'ms', median: round(median(upstreamMs), 1), runs: upstreamMs.map((v) => round(v, 1)) };
+  const oursMedian = round(median(oursMs), 1);
+  const ratio = round(oursMedian / base.median, 3);
+  const target = { max: 0.8, text: '≤ 0.8× upstream CLI' };
+  return {
+    id: 'first-navigate-http',
+    title: '2b. session start → first browser_navigate done (HTTP, browser launch included)',
+    figures: [base, { metric: 'session start → first navigate', variant: `${ours.id} (initialize POST, HTTP)`, unit: 'ms', median: oursMedian, runs: oursMs.map((v) => round(v, 1)), baseline: 'upstream-cli', ratio, target, met: ratio <= target.max }],
+    notes: [
+      'Ours: initialize POST → first browser_navigate result, on a running HTTP server (one untimed warm-up session first). Upstream: spawn of a CLI child → initialize → first navigate (its per-client equivalent).',
+      ...errors.map((e) => `failed: ${e}`),
+    ],
+  };
+}

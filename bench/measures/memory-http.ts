@@ -1,0 +1,76 @@
+import { haltIfStopping } from '../cleanup.ts';
+import { openHttpSession, type BenchSession } from '../http-session.ts';
+import { HTTP_SESSION_COUNTS, startHttpServer, upstreamChildrenPss } from '../http.ts';
+import { treeMemory } from '../proc.ts';
+import type { Figure, MeasureResult } from '../report-types.ts';
+import type { Variant } from '../servers.ts';
+import { median, round } from '../stats.ts';
+
+// Measure 4b: summed PSS of our HTTP server and all its Chromium processes
+// with n concurrent sessions, each with a page open, against n upstream CLI
+// children (one per client, how the closest existing product works), each
+// with the same page. Reported per session; target ≤ 0.75× per session.
+// Each count gets a fresh server, so no count inherits another's heap.
+
+const MB = (kb: number) => kb / 1024;
+
+async function oursPss(ours: Variant, n: number, url: string, settleMs: number): Promise<number> {
+  const server = await startHttpServer(ours);
+  const sessions: BenchSession[] = [];
+  try {
+    const opened = await Promise.allSettled(Array.from({ length: n }, () => openHttpSession(server.url)));
+    for (const o of opened) if (o.status === 'fulfilled') sessions.push(o.value);
+    const failed = opened.find((o) => o.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    await Promise.all(sessions.map((s) => s.call('browser_navigate', { url })));
+    await new Promise((r) => setTimeout(r, settleMs));
+    return treeMemory(server.pid).pssKb;
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
+    await server.close();
+  }
+}
+
+export interface MemoryHttpOptions {
+  url: string;
+  settleMs: number;
+  /** Runs for each count; 16 sessions always gets one run (16 browsers a side). */
+  runs: number;
+  log(s: string): void;
+}
+
+export async function memoryHttp(ours: Variant, upstream: Variant, options: MemoryHttpOptions): Promise<MeasureResult> {
+  const figures: Figure[] = [];
+  const notes: string[] = [];
+  const target = { max: 0.75, text: '≤ 0.75× per session' };
+  for (const n of HTTP_SESSION_COUNTS) {
+    const runs = n >= 16 ? 1 : options.runs;
+    const oursKb: number[] = [];
+    const upstreamKb: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      for (const side of run % 2 === 0 ? ['ours', 'upstream'] : ['upstream', 'ours']) {
+        options.log(`4b ${n} sessions, run ${run + 1}/${runs}: ${side}`);
+        try {
+          if (side === 'ours') oursKb.push(await oursPss(ours, n, options.url, options.settleMs));
+          else upstreamKb.push(await upstreamChildrenPss(upstream, n, options.url, options.settleMs));
+        } catch (error) {
+          await haltIfStopping();
+          notes.push(`failed: ${n} sessions, run ${run + 1}, ${side}: ${(error as Error).message}`);
+        }
+      }
+    }
+    if (oursKb.length === 0 || upstreamKb.length === 0) continue;
+    const perSession = (kb: number[]) => kb.map((k) => round(MB(k) / n, 1));
+    const base = round(median(perSession(upstreamKb)), 1);
+    const mine = round(median(perSession(oursKb)), 1);
+    const ratio = round(mine / base, 3);
+    figures.push(
+      { metric: `PSS per session, ${n} sessions`, variant: 'upstream-cli ×n', unit: 'MB', median: base, runs: perSession(upstreamKb), detail: { totalMb: upstreamKb.map((k) => round(MB(k), 1)) } },
+      { metric: `PSS per session, ${n} sessions`, variant: `${ours.id} (HTTP)`, unit: 'MB', median: mine, runs: perSession(oursKb), baseline: 'upstream-cli', ratio, target, met: ratio <= target.max, detail: { totalMb: oursKb.map((k) => round(MB(k), 1)) } },
+    );
+  }
+  notes.unshift(
+    `Ours: one HTTP server, n sessions each navigated to the same 127.0.0.1 page, PSS of the server and all its descendants after ${options.settleMs} ms. Baseline: n upstream CLI children (stdio), each navigated, PSS of all their trees. Runs: ${options.runs} per count, 1 for 16.`,
+  );
+  return { id: 'memory-http', title: `4b. memory at ${HTTP_SESSION_COUNTS.join(', ')} concurrent HTTP sessions vs one upstream CLI child each (PSS per session)`, figures, notes };
+}

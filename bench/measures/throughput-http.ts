@@ -1,0 +1,87 @@
+import { haltIfStopping } from '../cleanup.ts';
+import { openHttpSession, stdioSession, type BenchSession } from '../http-session.ts';
+import { HTTP_THROUGHPUT_SESSIONS, startHttpServer } from '../http.ts';
+import type { Figure, MeasureResult } from '../report-types.ts';
+import { startStdio, type Variant } from '../servers.ts';
+import { median, percentile, round, since } from '../stats.ts';
+
+// Measure 5b: 8 sessions each calling browser_snapshot in a loop at the same
+// time: calls per second across all of them, and per-call latency p50/p95.
+// Ours: 8 HTTP sessions on one server; baseline: 8 upstream CLI children.
+
+interface Burst {
+  callsPerSecond: number;
+  p50Ms: number;
+  p95Ms: number;
+}
+
+async function burst(sessions: BenchSession[], url: string, calls: number): Promise<Burst> {
+  await Promise.all(sessions.map((s) => s.call('browser_navigate', { url })));
+  // One untimed snapshot each: the first one builds the page's aria tree caches.
+  await Promise.all(sessions.map((s) => s.call('browser_snapshot')));
+  const latencies: number[] = [];
+  const t0 = performance.now();
+  await Promise.all(
+    sessions.map(async (s) => {
+      for (let i = 0; i < calls; i++) {
+        const start = performance.now();
+        await s.call('browser_snapshot');
+        latencies.push(since(start));
+      }
+    }),
+  );
+  const seconds = since(t0) / 1000;
+  return { callsPerSecond: latencies.length / seconds, p50Ms: percentile(latencies, 50), p95Ms: percentile(latencies, 95) };
+}
+
+async function oursBurst(ours: Variant, url: string, calls: number): Promise<Burst> {
+  const server = await startHttpServer(ours);
+  const sessions: BenchSession[] = [];
+  try {
+    for (let i = 0; i < HTTP_THROUGHPUT_SESSIONS; i++) sessions.push(await openHttpSession(server.url));
+    return await burst(sessions, url, calls);
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
+    await server.close();
+  }
+}
+
+async function upstreamBurst(upstream: Variant, url: string, calls: number): Promise<Burst> {
+  const sessions: BenchSession[] = [];
+  try {
+    for (let i = 0; i < HTTP_THROUGHPUT_SESSIONS; i++) sessions.push(stdioSession(await startStdio(upstream)));
+    return await burst(sessions, url, calls);
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
+  }
+}
+
+export async function throughputHttp(ours: Variant, upstream: Variant, url: string, runs: number, calls: number, log: (s: string) => void): Promise<MeasureResult> {
+  const results: Record<'ours' | 'upstream', Burst[]> = { ours: [], upstream: [] };
+  const notes: string[] = [];
+  for (let run = 0; run < runs; run++) {
+    for (const side of run % 2 === 0 ? (['ours', 'upstream'] as const) : (['upstream', 'ours'] as const)) {
+      log(`5b run ${run + 1}/${runs}: ${side}`);
+      try {
+        results[side].push(side === 'ours' ? await oursBurst(ours, url, calls) : await upstreamBurst(upstream, url, calls));
+      } catch (error) {
+        await haltIfStopping();
+        notes.push(`failed: run ${run + 1}, ${side}: ${(error as Error).message}`);
+      }
+    }
+  }
+  const figures: Figure[] = [];
+  const metrics: [string, string, (b: Burst) => number][] = [
+    ['snapshots per second, all sessions', 'calls/s', (b) => b.callsPerSecond],
+    ['snapshot latency p50', 'ms', (b) => b.p50Ms],
+    ['snapshot latency p95', 'ms', (b) => b.p95Ms],
+  ];
+  for (const [metric, unit, pick] of metrics) {
+    const base = results.upstream.map(pick);
+    const mine = results.ours.map(pick);
+    if (base.length) figures.push({ metric, variant: `upstream-cli ×${HTTP_THROUGHPUT_SESSIONS}`, unit, median: round(median(base), 1), runs: base.map((v) => round(v, 1)) });
+    if (mine.length) figures.push({ metric, variant: `${ours.id} (HTTP)`, unit, median: round(median(mine), 1), runs: mine.map((v) => round(v, 1)), ...(base.length ? { baseline: 'upstream-cli', ratio: round(median(mine) / median(base), 3) } : {}) });
+  }
+  notes.unshift(`${HTTP_THROUGHPUT_SESSIONS} sessions at once, each ${calls} sequential browser_snapshot calls after a navigate and one untimed snapshot; calls/s = all calls / wall time. No target in the issue; the upstream (a CLI child per client) is shown for scale.`);
+  return { id: 'throughput-http', title: `5b. throughput across ${HTTP_THROUGHPUT_SESSIONS} concurrent HTTP sessions (browser_snapshot loops)`, figures, notes };
+}
