@@ -56,12 +56,12 @@ describe('npm package', () => {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  test('the tarball holds only the entry and its lazily loaded chunks, the manifest and the README', async () => {
+  test('the tarball holds only the entry and its lazily loaded chunks, the manifest, the README and the licence', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball]);
     const files = stdout.trim().split('\n').sort();
     const chunks = files.filter((f) => f.startsWith('package/dist/node/chunks/'));
     assert.ok(chunks.length > 0 && chunks.every((f) => f.endsWith('.mjs')), 'chunks are ESM files');
-    assert.deepEqual(files.filter((f) => !chunks.includes(f)), ['package/README.md', 'package/dist/node/cli.mjs', 'package/package.json']);
+    assert.deepEqual(files.filter((f) => !chunks.includes(f)), ['package/LICENSE', 'package/README.md', 'package/dist/node/cli.mjs', 'package/package.json']);
   });
 
   test('the manifest: ESM, a bin, exact engines, no install scripts of its own', () => {
