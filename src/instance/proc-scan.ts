@@ -4,6 +4,9 @@ import fs from 'node:fs';
 // instance. Linux only: elsewhere every reader answers "nothing found", so
 // reaping does nothing rather than guess.
 
+/** Without /proc (macOS) a record's liveness is judged by its pid alone, and nothing is reaped. */
+export const HAVE_PROC = fs.existsSync('/proc/self/stat');
+
 export interface ProcStat {
   pid: number;
   ppid: number;

@@ -1,5 +1,6 @@
 import { markerArg, type InstanceRecord } from './instance-record.ts';
-import { descendantsOf, processesWithArg, readStat, stillRunning, type ProcStat } from './proc-scan.ts';
+import { processAlive } from '../browser/profiles/liveness.ts';
+import { descendantsOf, HAVE_PROC, processesWithArg, readStat, stillRunning, type ProcStat } from './proc-scan.ts';
 
 const EXIT_WAIT_MS = 3_000;
 
@@ -10,6 +11,7 @@ const EXIT_WAIT_MS = 3_000;
  * else how many processes were killed.
  */
 export async function reapOrphans(record: InstanceRecord): Promise<number | 'alive'> {
+  if (!HAVE_PROC) return processAlive(record.pid) ? 'alive' : 0;
   if (stillRunning(record.pid, record.startTicks)) return 'alive';
   const marked = processesWithArg(markerArg(record.instanceId));
   if (marked.length === 0) return 0;
