@@ -119,6 +119,10 @@ describe('200 HTTP sessions created and closed', { timeout: 300_000 }, () => {
     const marker = `--stealth-playwright-mcp-instance=${record.replace(/\.json$/, '')}`;
     assert.deepEqual(chromiumProcessesWith(marker), [], 'no Chromium of this server anywhere (orphans included)');
     assert.doesNotMatch(server.stderr(), /request failed/, 'no request ended in a 500');
+    // Each ending took its own path: the idle and vanished sessions were expired, not deleted.
+    const closed = (why: string) => server.stderr().split('\n').filter((line) => line.includes(`closed (${why})`)).length;
+    assert.ok(closed('idle') >= counts.idle + counts.vanish, `idle expiries: ${closed('idle')}`);
+    assert.ok(closed('deleted by client') >= counts.delete, `deletes: ${closed('deleted by client')}`);
 
     const end = await memory();
     const growthMb = (end.heapUsedBytes - start.heapUsedBytes) / 2 ** 20;
