@@ -4,8 +4,14 @@ import { COMMANDS } from './usage.ts';
 export default defineCommand({
   meta: { name: 'serve', description: COMMANDS.serve },
   async run({ rawArgs }) {
-    const { startup } = await import('./startup.ts');
-    const { config, upstreamConfig, log } = await startup(rawArgs);
+    const { readConfig } = await import('./startup.ts');
+    const { config, log } = readConfig(rawArgs);
+    // stdio answers initialize while the rest starts (see transport/early-stdio.ts).
+    const early = config.transport === 'stdio' ? new (await import('../transport/early-stdio.ts')).EarlyStdioTransport() : undefined;
+    await early?.listen();
+    await early?.handshake(1000);
+    const { resolveUpstreamConfig } = await import('../config/upstream.ts');
+    const upstreamConfig = await resolveUpstreamConfig(config, process.env);
     // Before any browser: kill those a SIGKILLed predecessor left, and record ours.
     const { startInstance } = await import('../instance/instance.ts');
     await startInstance(config.runtimeDir ?? (await import('../instance/runtime-dir.ts')).defaultRuntimeDir(), log);
@@ -26,6 +32,6 @@ export default defineCommand({
       return;
     }
     const { serveStdio } = await import('../transport/stdio.ts');
-    await serveStdio(new BridgeSession({ config, upstreamConfig, binary, log, cdpPool }), log);
+    await serveStdio(new BridgeSession({ config, upstreamConfig, binary, log, cdpPool }), early!, log);
   },
 });

@@ -11,12 +11,17 @@ export interface Startup {
   log: Logger;
 }
 
-/** Flags + env + defaults, validated, plus the upstream's view of PLAYWRIGHT_MCP_*. */
-export async function startup(rawArgs: readonly string[], commandFlags: Record<string, FlagSpec> = {}): Promise<Startup> {
+/** Flags + env + defaults, validated; cheap (the upstream's resolver loads playwright-core). */
+export function readConfig(rawArgs: readonly string[], commandFlags: Record<string, FlagSpec> = {}): Omit<Startup, 'upstreamConfig'> {
   const flags = parseFlags(rawArgs, commandFlags);
   const config = loadConfig(flags.settings, process.env);
   const log = createLogger(config.logLevel);
   for (const warning of unknownOwnEnv(process.env)) log.warn(warning);
-  const upstreamConfig = await resolveUpstreamConfig(config, process.env);
-  return { config, commandFlags: flags.command, upstreamConfig, log };
+  return { config, commandFlags: flags.command, log };
+}
+
+/** Our settings plus the upstream's view of PLAYWRIGHT_MCP_*. */
+export async function startup(rawArgs: readonly string[], commandFlags: Record<string, FlagSpec> = {}): Promise<Startup> {
+  const ours = readConfig(rawArgs, commandFlags);
+  return { ...ours, upstreamConfig: await resolveUpstreamConfig(ours.config, process.env) };
 }

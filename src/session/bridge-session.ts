@@ -21,12 +21,11 @@ import type { Config } from '../config/settings.ts';
 import type { UpstreamConfig } from '../config/upstream.ts';
 import { describeContextOptions, withContextOptions } from '../browser/context-options.ts';
 import type { Logger } from '../log.ts';
-import { PACKAGE_NAME, PACKAGE_VERSION } from '../package-info.ts';
 import { forwardToolCall } from './forward-call.ts';
 import { localTools } from './local-tools/index.ts';
 import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
 import { isHidden, UNSAFE_CODE_TOOL, visibleUpstreamTools } from './tool-policy.ts';
-import { INSTRUCTIONS } from './instructions.ts';
+import { SERVER_INFO, SERVER_OPTIONS } from './server-identity.ts';
 import type { SessionOverrides } from './session-overrides.ts';
 import { Activity } from './activity.ts';
 import { SessionRefused } from './session-refused.ts';
@@ -81,10 +80,7 @@ export class BridgeSession {
       extraArgs: async () => [...(this.#cdp ? await this.#cdp.launchArgs() : []), ...instanceLaunchArgs()],
       onBrowserGone: () => this.#cdp?.browserGone(),
     });
-    this.server = new Server(
-      { name: PACKAGE_NAME, version: PACKAGE_VERSION },
-      { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
-    );
+    this.server = new Server(SERVER_INFO, SERVER_OPTIONS);
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.#listTools() }));
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#callTool(request.params, extra));
   }
