@@ -120,7 +120,9 @@ describe('200 HTTP sessions created and closed', { timeout: 300_000 }, () => {
     assert.deepEqual(chromiumProcessesWith(marker), [], 'no Chromium of this server anywhere (orphans included)');
     assert.doesNotMatch(server.stderr(), /request failed/, 'no request ended in a 500');
     // Each ending took its own path: the idle and vanished sessions were expired, not deleted.
+    // (A session leaves /readyz when its close starts; the log line comes once it is done.)
     const closed = (why: string) => server.stderr().split('\n').filter((line) => line.includes(`closed (${why})`)).length;
+    await waitFor(() => closed('idle') >= counts.idle + counts.vanish && closed('deleted by client') >= counts.delete, 15_000);
     assert.ok(closed('idle') >= counts.idle + counts.vanish, `idle expiries: ${closed('idle')}`);
     assert.ok(closed('deleted by client') >= counts.delete, `deletes: ${closed('deleted by client')}`);
 
