@@ -127,7 +127,7 @@ export async function distribution(options: DistributionOptions): Promise<Measur
   } finally {
     fs.rmSync(outputDir, { recursive: true, force: true });
   }
-  notes.push('spawn → initialize includes config validation and the startup check of the browser executable (chromium --version)');
+  notes.push('spawn → initialize: stdio answers initialize once our settings are validated, before playwright-core loads and the browser executable is checked (those finish before the first tools/list is answered)');
   return { id: 'distribution', title: 'Distribution: binary size, --help and spawn → initialize, binary vs Node package', figures, notes };
 }
 

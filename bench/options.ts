@@ -16,7 +16,7 @@ export interface BenchOptions {
   outDir: string;
 }
 
-const PARTS = ['stdio', 'overhead', 'http'] as const;
+const PARTS = ['stdio', 'overhead', 'http', 'distribution'] as const;
 
 export const USAGE = `npm run bench -- [options]
   --runs N             runs per figure; every figure is the median (default 5, BENCH_RUNS)

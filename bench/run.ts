@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { cleanupAll, haltIfStopping, installGuards, onCleanup } from './cleanup.ts';
 import { bridgeOverhead } from './measures/bridge-overhead.ts';
+import { distribution } from './distribution.ts';
 import { firstNavigate } from './measures/first-navigate.ts';
 import { firstNavigateHttp } from './measures/first-navigate-http.ts';
 import type { SamplesByVariant } from './measures/from-samples.ts';
@@ -99,6 +100,15 @@ if (options.only.has('http')) {
   // Keep the issue's numbering: each HTTP figure right after its stdio counterpart.
   const order = ['spawn-init', 'first-navigate', 'first-navigate-http', 'bridge-overhead', 'memory', 'memory-http', 'throughput', 'throughput-http'];
   results.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
+}
+
+if (options.only.has('distribution')) {
+  log('distribution: binary sizes, --help and spawn-to-initialize of both forms');
+  results.push(
+    await distribution({ runs: options.runs, chromium: options.chromium }).catch(
+      async (error: unknown): Promise<MeasureResult> => (await haltIfStopping(), { id: 'distribution', title: 'distribution: size, --help, spawn → initialize', figures: [], notes: [], skipped: `failed: ${(error as Error).message}` }),
+    ),
+  );
 }
 
 await site.close();
