@@ -79,6 +79,10 @@ describe('persistent profiles, extensions and context options', () => {
     const again = await httpClient(server.url, { headers: { 'X-Stealth-Session-Profile': 'alpha' } });
     await again.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/second` } });
     assert.match(await evaluate(again.client, '() => document.cookie + " " + localStorage.getItem("kept")'), /kept=yes stored/);
+    // The returning visitor keeps its fingerprint seed too, on the browser's command line.
+    const againInfo = ((await again.client.callTool({ name: 'stealth_bridge_info', arguments: {} })) as { structuredContent: any }).structuredContent;
+    assert.equal(againInfo.session.launch.seed, info.session.launch.seed);
+    assert.ok(againInfo.session.launch.args.includes(`--fingerprint=${info.session.launch.seed}`));
     await again.transport.terminateSession();
     await again.client.close();
   });

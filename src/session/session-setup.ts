@@ -6,6 +6,7 @@ import { matchGeo } from '../browser/geoip/match.ts';
 import type { LaunchExtras } from '../browser/launch-extras.ts';
 import type { LaunchPlan } from '../browser/launch-options.ts';
 import { namedProfileDir, ProfileError, profilesRoot, userDataDir } from '../browser/profiles/profile-dir.ts';
+import { adoptProfileSeed } from '../browser/profiles/profile-seed.ts';
 import { lockProfile, type ProfileLock } from '../browser/profiles/profile-lock.ts';
 import { clearStaleSingletonLock } from '../browser/profiles/singleton-lock.ts';
 import { proxyMode, supportsInlineProxyAuth } from '../browser/proxy/proxy-mode.ts';
@@ -57,6 +58,7 @@ export async function setUpSession(input: SetupInput): Promise<SessionSetup> {
         if (cleared) log.info(cleared);
       };
       await extras.beforeLaunch();
+      if (plan.stealth) await adoptProfileSeed(lock.dir, plan.stealth, plan.launch.args ?? []);
       info.profile = { name: input.profile ?? null, dir: lock.dir, persistent: true };
     } else info.profile = { persistent: false };
 
