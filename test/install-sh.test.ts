@@ -1,28 +1,19 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { binaryPath, releaseBuild } from './helpers/release-build.ts';
 import { startReleaseServer, type ReleaseServer } from './helpers/static-release-server.ts';
-import { ROOT } from './helpers/server.ts';
+import { ROOT, runToEnd, type Finished } from './helpers/server.ts';
 
 const INSTALL_SH = path.join(ROOT, 'install.sh');
 const ASSET = 'stealth-playwright-mcp-linux-x64';
 const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
 
-function sh(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // `sh` is dash on Debian: the script must be plain POSIX sh.
-    const child = spawn('sh', [INSTALL_SH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+// `sh` is dash on Debian: the script must be plain POSIX sh.
+function sh(args: string[], env: Record<string, string>): Promise<Finished> {
+  return runToEnd('sh', [INSTALL_SH, ...args], env, 120_000);
 }
 
 // install.sh against a release host on 127.0.0.1 serving real release directories.

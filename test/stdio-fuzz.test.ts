@@ -10,6 +10,7 @@ import {
   JSONRPCMessageSchema,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
+import { prng } from './helpers/fuzz.ts';
 import { isAlive, waitFor } from './helpers/processes.ts';
 import { connect, RecordingStdioTransport, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { startSite, type Site } from './helpers/site.ts';
@@ -23,16 +24,6 @@ import { startSite, type Site } from './helpers/site.ts';
 const SEED = Number(process.env.STEALTH_FUZZ_SEED ?? 20261122);
 const LINES = 400;
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Tools whose arguments are fuzzed. Nothing here can reach beyond loopback:
 // no navigate or tab-opening tool is called, the page stays about:blank until

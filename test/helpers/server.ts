@@ -111,11 +111,16 @@ export async function connect(env: Record<string, string>, args: string[] = []):
   return { client, transport };
 }
 
-/** Runs the CLI to completion (no MCP), for --help, doctor and bad-config tests. */
-export function runCli(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const [command, baseArgs] = serverCommand();
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a program to completion with stdin closed and collects its output. */
+export function runToEnd(command: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, [...baseArgs, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -123,6 +128,12 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs = 
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs the CLI to completion (no MCP), for --help, doctor and bad-config tests. */
+export function runCli(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<Finished> {
+  const [command, baseArgs] = serverCommand();
+  return runToEnd(command, [...baseArgs, ...args], env, timeoutMs);
 }
 
 export function textOf(result: unknown): string {
