@@ -2,6 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../log.ts';
+import { hostnameOf, isLoopbackHost } from '../transport/http/guards.ts';
 import { rewriteDiscovery, type PublicBase } from './discovery-rewrite.ts';
 
 /** What the listener needs from its session at request time. */
@@ -18,11 +19,6 @@ export interface RelayTarget {
 
 const DISCOVERY = /^\/json(\/(version|list|protocol|new|activate\/[^/]+|close\/[^/]+))?\/?$/;
 
-function isLoopbackName(host: string): boolean {
-  const name = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
-  return name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);
-}
-
 /** Splits `/<capability>/rest`; undefined unless the capability matches exactly. */
 function stripCapability(url: string | undefined, capability: string): string | undefined {
   const prefix = `/${capability}`;
@@ -33,14 +29,13 @@ function stripCapability(url: string | undefined, capability: string): string | 
 }
 
 function hostAllowed(req: IncomingMessage, target: RelayTarget): boolean {
-  const host = req.headers.host ?? '';
-  const name = host.replace(/:\d+$/, '').toLowerCase();
-  if (!isLoopbackName(host) && !target.allowedHosts.some((h) => h.toLowerCase() === name)) return false;
+  const name = hostnameOf(req.headers.host ?? '').toLowerCase();
+  if (!isLoopbackHost(name) && !target.allowedHosts.some((h) => h.toLowerCase() === name)) return false;
   const origin = req.headers.origin;
   if (!origin) return true;
   try {
     const originHost = new URL(origin).hostname;
-    return isLoopbackName(originHost) || target.allowedHosts.some((h) => h.toLowerCase() === originHost.toLowerCase());
+    return isLoopbackHost(originHost) || target.allowedHosts.some((h) => h.toLowerCase() === originHost.toLowerCase());
   } catch {
     return false;
   }

@@ -16,7 +16,8 @@ export function bearerMatches(header: string | undefined, token: string): boolea
   return timingSafeEqual(digest(parts[1]!), digest(token));
 }
 
-function hostnameOf(hostHeader: string): string {
+/** The host part of a Host header (`[::1]:80` → `[::1]`, `name:80` → `name`). */
+export function hostnameOf(hostHeader: string): string {
   if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1);
   return hostHeader.split(':')[0]!;
 }

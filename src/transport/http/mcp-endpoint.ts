@@ -16,6 +16,11 @@ export interface EndpointOptions {
   log: Logger;
 }
 
+// Clients re-initialize on 404 (the MCP spec's answer to an unknown session id).
+function sessionNotFound(res: ServerResponse): void {
+  sendRpcError(res, 404, RPC.sessionNotFound, 'Session not found (it ended or expired); initialize a new one.');
+}
+
 type InitializeMessage = { id: string | number; params?: { _meta?: Record<string, unknown> } };
 
 // How long a client refused for capacity should wait before trying again.
@@ -70,7 +75,7 @@ export function mcpEndpoint(options: EndpointOptions) {
 
   async function forward(id: string, req: IncomingMessage, res: ServerResponse, message: unknown, note: (id: string) => void) {
     const live = registry.get(id);
-    if (!live) return sendRpcError(res, 404, RPC.sessionNotFound, 'Session not found (it ended or expired); initialize a new one.');
+    if (!live) return sessionNotFound(res);
     note(id);
     // A GET is a long-lived notification stream, not work: it must not keep an idle session alive.
     const end = req.method === 'POST' ? registry.begin(id) : () => {};
@@ -84,7 +89,7 @@ export function mcpEndpoint(options: EndpointOptions) {
   // Answered here rather than by the SDK transport so that the browser, the
   // CDP port and the slot are all released before the client hears 200.
   async function terminate(id: string, res: ServerResponse, note: (id: string) => void) {
-    if (!registry.get(id)) return sendRpcError(res, 404, RPC.sessionNotFound, 'Session not found (it ended or expired); initialize a new one.');
+    if (!registry.get(id)) return sessionNotFound(res);
     note(id);
     await registry.close(id, 'deleted by client');
     res.writeHead(200).end();
