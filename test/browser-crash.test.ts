@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
-import { startSite, type Site } from './helpers/site.ts';
+import { useSite, useTempDir } from './helpers/fixtures.ts';
 
 // Issue 9 reliability: the browser of a stdio session dies mid-use (SIGKILL of
 // the Chromium main process). The call in flight must end (not hang), the first
@@ -31,21 +29,17 @@ function parentOf(pid: number): number | undefined {
 const RELAUNCH_NOTE = /browser of this session had exited unexpectedly; it was relaunched and this call retried/;
 
 describe('the browser of a stdio session is killed mid-use', { timeout: 90_000 }, () => {
-  let site: Site;
-  let outputDir: string;
+  const site = useSite();
+  const output = useTempDir('spm-crash-');
   let server: Connected;
 
   before(async () => {
-    site = await startSite();
-    outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-crash-'));
-    server = await connect(testEnv(outputDir));
+    server = await connect(testEnv(output.path));
   });
 
   after(async () => {
     await server?.client.close();
     await server?.transport.exit;
-    await site?.close();
-    fs.rmSync(outputDir, { recursive: true, force: true });
   });
 
   const call = (name: string, args: Record<string, unknown> = {}) =>
@@ -125,19 +119,15 @@ describe('the browser of a stdio session is killed mid-use', { timeout: 90_000 }
 });
 
 describe('over HTTP: one session\'s browser is killed, the other session is unaffected', { timeout: 120_000 }, () => {
-  let site: Site;
-  let outputDir: string;
+  const site = useSite();
+  const output = useTempDir('spm-crash-http-');
   let server: HttpServer;
 
   before(async () => {
-    site = await startSite();
-    outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-crash-http-'));
-    server = await startHttpServer(testEnv(outputDir));
+    server = await startHttpServer(testEnv(output.path));
   });
   after(async () => {
     await server?.stop();
-    await site?.close();
-    fs.rmSync(outputDir, { recursive: true, force: true });
   });
 
   test('the first call after the kill succeeds on a new browser; the other session keeps its page', async () => {

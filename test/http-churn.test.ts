@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { chromiumProcessesWith, waitFor } from './helpers/processes.ts';
 import { testEnv, textOf } from './helpers/server.ts';
-import { startSite, type Site } from './helpers/site.ts';
+import { useSite, useTempDir } from './helpers/fixtures.ts';
 
 // Issue 9 reliability: 200 HTTP sessions come and go, ended three ways (DELETE;
 // idle expiry while the client keeps its notification stream open; the client
@@ -34,22 +33,18 @@ interface Memory {
 }
 
 describe('200 HTTP sessions created and closed', { timeout: 300_000 }, () => {
-  let site: Site;
-  let outputDir: string;
+  const site = useSite();
+  const output = useTempDir('spm-churn-');
   let runtimeDir: string;
   let server: HttpServer;
 
   before(async () => {
-    site = await startSite();
-    outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-churn-'));
-    runtimeDir = path.join(outputDir, 'run');
-    const env = testEnv(outputDir, { STEALTH_PLAYWRIGHT_MCP_RUNTIME_DIR: runtimeDir, NODE_OPTIONS: '--expose-gc' });
+    runtimeDir = path.join(output.path, 'run');
+    const env = testEnv(output.path, { STEALTH_PLAYWRIGHT_MCP_RUNTIME_DIR: runtimeDir, NODE_OPTIONS: '--expose-gc' });
     server = await startHttpServer(env, ['--http-session-idle-ttl-ms', String(IDLE_TTL_MS), '--http-session-max', String(SESSIONS + WAVE)]);
   });
   after(async () => {
     await server?.stop();
-    await site?.close();
-    fs.rmSync(outputDir, { recursive: true, force: true });
   });
 
   const readyz = async () => ((await (await fetch(`${server.origin}/readyz`)).json()) as { sessions: { active: number; pending: number } }).sessions;

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { waitFor } from './helpers/processes.ts';
 import { testEnv, textOf } from './helpers/server.ts';
-import { startSite, type Site } from './helpers/site.ts';
+import { useSite, useTempDir } from './helpers/fixtures.ts';
 
 // Issue 9 reliability: as many concurrent HTTP sessions as the default cap
 // (32), each launching its own browser, navigating and taking a snapshot. All
@@ -18,20 +16,16 @@ const SESSIONS = Number(process.env.STEALTH_TEST_CONCURRENT_SESSIONS ?? 32);
 const CALL_TIMEOUT_MS = 240_000;
 
 describe(`${SESSIONS} concurrent HTTP sessions (the default cap)`, { timeout: 600_000 }, () => {
-  let site: Site;
-  let outputDir: string;
+  const site = useSite();
+  const output = useTempDir('spm-concurrent-');
   let server: HttpServer;
 
   before(async () => {
-    site = await startSite();
-    outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-concurrent-'));
     // Default cap: no --http-session-max.
-    server = await startHttpServer(testEnv(outputDir, { STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'info' }));
+    server = await startHttpServer(testEnv(output.path, { STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'info' }));
   });
   after(async () => {
     await server?.stop();
-    await site?.close();
-    fs.rmSync(outputDir, { recursive: true, force: true });
   });
 
   test('each navigates and snapshots its own page; all complete, then everything closes', async (t) => {

@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fuzzer, type Fuzz } from './helpers/fuzz.ts';
 import { httpClient, initializeBody, MCP_HEADERS, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { waitFor } from './helpers/processes.ts';
 import { testEnv, textOf } from './helpers/server.ts';
-import { startSite, type Site } from './helpers/site.ts';
+import { useSite, useTempDir } from './helpers/fixtures.ts';
 
 // Issue 9 reliability: malformed input over Streamable HTTP (stdio has
 // test/stdio-fuzz.test.ts). A few thousand random and mutated requests:
@@ -165,14 +162,12 @@ function plan(f: Fuzz, n: number, liveSessions: readonly string[]): Planned {
 }
 
 describe('malformed input over HTTP', { timeout: 240_000 }, () => {
-  let site: Site;
-  let outputDir: string;
+  const site = useSite();
+  const output = useTempDir('spm-http-fuzz-');
   let server: HttpServer;
 
   before(async () => {
-    site = await startSite();
-    outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-http-fuzz-'));
-    server = await startHttpServer(testEnv(outputDir, { STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'warn' }), [
+    server = await startHttpServer(testEnv(output.path, { STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'warn' }), [
       '--http-session-max', '64',
       '--http-body-limit-bytes', '8192',
       '--geoip-ip-echo-urls', 'http://127.0.0.1:1/',
@@ -180,8 +175,6 @@ describe('malformed input over HTTP', { timeout: 240_000 }, () => {
   });
   after(async () => {
     await server?.stop();
-    await site?.close();
-    fs.rmSync(outputDir, { recursive: true, force: true });
   });
 
   test(`${REQUESTS} fuzzed requests: only 2xx/4xx, JSON-RPC error bodies, a healthy server, nothing left`, async (t) => {

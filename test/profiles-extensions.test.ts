@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { httpClient, initializeBody, MCP_HEADERS, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { runCli, testEnv, textOf } from './helpers/server.ts';
-import { startSite, type Site } from './helpers/site.ts';
+import { useSite, useTempDir } from './helpers/fixtures.ts';
 
 async function evaluate(client: Client, fn: string): Promise<string> {
   return textOf(await client.callTool({ name: 'browser_evaluate', arguments: { function: fn } }));
@@ -31,25 +31,21 @@ function deadPid(): number {
 }
 
 describe('persistent profiles, extensions and context options', () => {
-  let site: Site;
-  let outputDir: string;
+  const site = useSite();
+  const output = useTempDir('spm-profiles-');
   let extensionDir: string;
   let server: HttpServer;
 
   before(async () => {
-    site = await startSite();
-    outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-profiles-'));
     // A test extension: a content script that marks every page's DOM.
-    extensionDir = path.join(outputDir, 'marker-extension');
+    extensionDir = path.join(output.path, 'marker-extension');
     fs.mkdirSync(extensionDir);
     fs.writeFileSync(path.join(extensionDir, 'manifest.json'), JSON.stringify({ manifest_version: 3, name: 'Marker', version: '1.0', content_scripts: [{ matches: ['<all_urls>'], js: ['mark.js'], run_at: 'document_end' }] }));
     fs.writeFileSync(path.join(extensionDir, 'mark.js'), 'document.body.insertAdjacentHTML("beforeend", "<p>Extension marker present</p>")');
-    server = await startHttpServer(testEnv(outputDir));
+    server = await startHttpServer(testEnv(output.path));
   });
   after(async () => {
     await server?.stop();
-    await site?.close();
-    fs.rmSync(outputDir, { recursive: true, force: true });
   });
 
   test('cookies and storage of a named profile survive the session and a server restart; a second session on it is refused', async () => {
@@ -57,13 +53,13 @@ describe('persistent profiles, extensions and context options', () => {
     await first.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/` } });
     await evaluate(first.client, '() => { document.cookie = "kept=yes; max-age=86400; path=/"; localStorage.setItem("kept", "stored"); }');
     const info = ((await first.client.callTool({ name: 'stealth_bridge_info', arguments: {} })) as { structuredContent: any }).structuredContent;
-    assert.equal(info.session.profile.dir, path.join(fs.realpathSync(outputDir), 'profiles', 'alpha'));
+    assert.equal(info.session.profile.dir, path.join(fs.realpathSync(output.path), 'profiles', 'alpha'));
 
     // In this process, and from another server process on the same output dir.
     const twice = await initialize(server, { profile: 'alpha' });
     assert.equal(twice.status, 409);
     assert.match(twice.message, /Profile "alpha" is already in use by another session of this server\. Fix:/);
-    const other = await startHttpServer(testEnv(outputDir));
+    const other = await startHttpServer(testEnv(output.path));
     try {
       const elsewhere = await initialize(other, { profile: 'alpha' });
       assert.equal(elsewhere.status, 409);
@@ -75,7 +71,7 @@ describe('persistent profiles, extensions and context options', () => {
     await first.transport.terminateSession();
     await first.client.close();
     await server.stop();
-    server = await startHttpServer(testEnv(outputDir));
+    server = await startHttpServer(testEnv(output.path));
     const again = await httpClient(server.url, { headers: { 'X-Stealth-Session-Profile': 'alpha' } });
     await again.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/second` } });
     assert.match(await evaluate(again.client, '() => document.cookie + " " + localStorage.getItem("kept")'), /kept=yes stored/);
@@ -88,7 +84,7 @@ describe('persistent profiles, extensions and context options', () => {
   });
 
   test('a stale Chromium lock of a dead process is cleared; a live one is never touched', async () => {
-    const dir = path.join(outputDir, 'profiles', 'stale');
+    const dir = path.join(output.path, 'profiles', 'stale');
     fs.mkdirSync(dir, { recursive: true });
     fs.symlinkSync(`${os.hostname()}-${deadPid()}`, path.join(dir, 'SingletonLock'));
     fs.writeFileSync(path.join(dir, '.stealth-playwright-mcp.lock'), JSON.stringify({ pid: deadPid(), host: os.hostname(), createdAt: 'earlier' }));
@@ -98,7 +94,7 @@ describe('persistent profiles, extensions and context options', () => {
     await transport.terminateSession();
     await client.close();
 
-    const live = path.join(outputDir, 'profiles', 'live');
+    const live = path.join(output.path, 'profiles', 'live');
     fs.mkdirSync(live, { recursive: true });
     fs.symlinkSync(`${os.hostname()}-${process.pid}`, path.join(live, 'SingletonLock'));
     const refused = await initialize(server, { profile: 'live' });
@@ -116,8 +112,8 @@ describe('persistent profiles, extensions and context options', () => {
     }
     const viaHeader = await fetch(server.url, { method: 'POST', headers: { ...MCP_HEADERS, 'x-stealth-session-profile': '..%2Fescape' }, body: initializeBody() });
     assert.equal(viaHeader.status, 400);
-    assert.ok(!fs.existsSync(path.join(outputDir, 'escape')));
-    assert.ok(!fs.existsSync(path.join(outputDir, 'profiles', '..%2Fescape')));
+    assert.ok(!fs.existsSync(path.join(output.path, 'escape')));
+    assert.ok(!fs.existsSync(path.join(output.path, 'profiles', '..%2Fescape')));
   });
 
   test('context options per session are applied; unknown and dangerous keys are refused by name', async () => {
@@ -135,7 +131,7 @@ describe('persistent profiles, extensions and context options', () => {
   });
 
   test('an unpacked extension is loaded into a profile session and marks the page; without a profile the session is refused', async () => {
-    const withExtensions = await startHttpServer(testEnv(outputDir, { STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS: JSON.stringify([extensionDir]) }));
+    const withExtensions = await startHttpServer(testEnv(output.path, { STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS: JSON.stringify([extensionDir]) }));
     try {
       const noProfile = await initialize(withExtensions, {});
       assert.equal(noProfile.status, 400);
@@ -152,20 +148,20 @@ describe('persistent profiles, extensions and context options', () => {
   });
 
   test('conflicting or broken settings stop the start-up with the setting named and the fix', async () => {
-    fs.writeFileSync(path.join(outputDir, 'a-file'), 'not a directory');
+    fs.writeFileSync(path.join(output.path, 'a-file'), 'not a directory');
     const cases: [Record<string, string>, RegExp][] = [
       [{ STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS: extensionDir, PLAYWRIGHT_MCP_EXTENSION: 'true' }, /PLAYWRIGHT_MCP_EXTENSION=true .* conflicts with STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS.*Fix:/],
       [{ PLAYWRIGHT_MCP_EXTENSION: 'true' }, /PLAYWRIGHT_MCP_EXTENSION is set, but extension connection mode .* use STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS/],
       [{ STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS: extensionDir }, /EXTENSION_PATHS needs a persistent profile.*Fix: set PLAYWRIGHT_MCP_USER_DATA_DIR/],
-      [{ STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS: outputDir, PLAYWRIGHT_MCP_USER_DATA_DIR: path.join(outputDir, 'udd') }, /has no readable manifest\.json \(ENOENT\)\. Fix:/],
+      [{ STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS: output.path, PLAYWRIGHT_MCP_USER_DATA_DIR: path.join(output.path, 'udd') }, /has no readable manifest\.json \(ENOENT\)\. Fix:/],
       [{ STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS: '["unclosed"' }, /STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS: "\[\\"unclosed\\"" \(not valid JSON\)/],
       [{ STEALTH_PLAYWRIGHT_MCP_CONTEXT_OPTIONS: '{"storageState":"/etc/shadow"}' }, /STEALTH_PLAYWRIGHT_MCP_CONTEXT_OPTIONS: "<redacted>" \(key "storageState" is not allowed: it reads a file/],
       [{ STEALTH_PLAYWRIGHT_MCP_CONTEXT_OPTIONS: '{"viewprot":{}}' }, /key "viewprot" is not an allowed context option/],
-      [{ PLAYWRIGHT_MCP_USER_DATA_DIR: path.join(outputDir, 'a-file', 'profile') }, /PLAYWRIGHT_MCP_USER_DATA_DIR \(--user-data-dir\) .*a-file\/profile cannot be created \(ENOTDIR\)/],
-      [{ STEALTH_PLAYWRIGHT_MCP_GEOIP_DB: path.join(outputDir, 'none.mmdb') }, /GEOIP_DB \(--geoip-db\) .*none\.mmdb is not a readable file/],
+      [{ PLAYWRIGHT_MCP_USER_DATA_DIR: path.join(output.path, 'a-file', 'profile') }, /PLAYWRIGHT_MCP_USER_DATA_DIR \(--user-data-dir\) .*a-file\/profile cannot be created \(ENOTDIR\)/],
+      [{ STEALTH_PLAYWRIGHT_MCP_GEOIP_DB: path.join(output.path, 'none.mmdb') }, /GEOIP_DB \(--geoip-db\) .*none\.mmdb is not a readable file/],
     ];
     // Each start-up stops before any browser: run them side by side.
-    const results = await Promise.all(cases.map(([extra]) => runCli([], testEnv(outputDir, extra))));
+    const results = await Promise.all(cases.map(([extra]) => runCli([], testEnv(output.path, extra))));
     cases.forEach(([extra, message], i) => {
       assert.equal(results[i]!.code, 2, `${JSON.stringify(extra)}: ${results[i]!.stderr}`);
       assert.match(results[i]!.stderr, message);

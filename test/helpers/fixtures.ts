@@ -21,14 +21,17 @@ export function useSite(): Site {
   };
 }
 
-/** A private temporary directory for the enclosing suite (the servers' output dir). */
+/**
+ * A private temporary directory for the enclosing suite (the servers' output
+ * dir). Removed when the test process exits: `after` hooks run in the order
+ * they were registered, so one registered here would run before the suite's
+ * own hooks had stopped the servers (and their browsers) still writing to it.
+ */
 export function useTempDir(prefix: string): { readonly path: string } {
   let dir: string | undefined;
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  });
-  after(() => {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    process.once('exit', () => fs.rmSync(dir!, { recursive: true, force: true, maxRetries: 3 }));
   });
   return {
     get path() {

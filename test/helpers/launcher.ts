@@ -25,6 +25,8 @@ export interface Launcher {
 /** `launcher <args>` of the server under test, with its own health socket and output dir. */
 export function startLauncher(args: string[], extraEnv: Record<string, string> = {}): Launcher {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-launcher-'));
+  // Launchers that end by themselves (a test killing Xvfb) are never stop()ped.
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   const healthSocket = path.join(dir, 'health.sock');
   const outputDir = path.join(dir, 'out');
   const [command, baseArgs] = serverCommand();
