@@ -1,14 +1,19 @@
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { withDeadline } from './deadline.ts';
 
 // The real stealth build hides the CDP console domain, so Playwright (and the
-// upstream's browser_console_messages) sees no console messages. When enabled,
-// an init script records console calls and page errors inside the page, and
-// the upstream's Tab falls back to that record when its native list is empty.
+// upstream's browser_console_messages) sees no console messages. When the
+// build in use really hides them (probed once per executable), an init script
+// records console calls and page errors inside the page, and the upstream's
+// Tab falls back to that record when its native list is empty.
 
 // Per process and unguessable: page scripts cannot trivially find the record.
 const STORE = `__${crypto.randomBytes(6).toString('hex')}`;
+// Our reads of the record never wait on the page for longer than this: a page
+// may be busy, or blocked behind a dialog.
+const READ_DEADLINE_MS = 1000;
 
 interface Recorded {
   type: string;
@@ -17,22 +22,26 @@ interface Recorded {
   url: string;
 }
 
+// Runs in the page. It must read nothing the page can observe: no property of
+// a logged argument (a getter on an Error's `stack` is a known automation
+// probe), no toString/JSON of page objects. Primitives are recorded as text;
+// objects by their kind only.
 function recorder(store: string): void {
   const w = window as unknown as Record<string, unknown>;
   if (w[store]) return;
   const records: Recorded[] = [];
   Object.defineProperty(window, store, { value: records, enumerable: false });
+  const href = location.href;
   const fmt = (v: unknown): string => {
-    try {
-      if (typeof v === 'string') return v;
-      if (v instanceof Error) return String(v.stack || v);
-      return typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
-    } catch {
-      return String(v);
-    }
+    const kind = typeof v;
+    if (kind === 'string') return v as string;
+    if (kind === 'number' || kind === 'boolean' || kind === 'bigint' || kind === 'undefined') return String(v);
+    if (v === null) return 'null';
+    if (kind === 'symbol') return 'Symbol()';
+    return kind === 'function' ? '[function]' : '[object]';
   };
   const push = (type: string, text: string) => {
-    records.push({ type, text, ts: Date.now(), url: location.href });
+    records.push({ type, text, ts: Date.now(), url: href });
     if (records.length > 1000) records.shift();
   };
   const types: Record<string, string> = { log: 'log', info: 'info', warn: 'warning', error: 'error', debug: 'debug', trace: 'trace', dir: 'dir', table: 'table', assert: 'assert' };
@@ -40,7 +49,6 @@ function recorder(store: string): void {
   for (const [method, type] of Object.entries(types)) {
     const original = c[method];
     if (typeof original !== 'function') continue;
-    // A Proxy keeps the native function's name, length and toString.
     c[method] = new Proxy(original, {
       apply(target, self, args: unknown[]) {
         try {
@@ -53,8 +61,9 @@ function recorder(store: string): void {
       },
     });
   }
+  // ErrorEvent.message is the browser's own string, not a page object's property.
   addEventListener('error', (e) => {
-    if (e instanceof ErrorEvent) push('error', e.error instanceof Error ? String(e.error.stack || e.error) : e.message);
+    if (e instanceof ErrorEvent) push('error', e.message);
   });
   addEventListener('unhandledrejection', (e: PromiseRejectionEvent) => push('error', `Uncaught (in promise) ${fmt(e.reason)}`));
 }
@@ -76,19 +85,34 @@ interface ConsoleMessage {
   toString(): string;
 }
 
-async function recorded(page: Page): Promise<ConsoleMessage[]> {
-  const records = await page.evaluate((store) => ((window as unknown as Record<string, Recorded[]>)[store] ?? []).slice(), STORE).catch(() => [] as Recorded[]);
+interface TabLike {
+  page: Page;
+  modalStates(): unknown[];
+  consoleMessages(level?: string, all?: boolean): Promise<ConsoleMessage[]>;
+  consoleMessageCount(): Promise<{ total: number; errors: number; warnings: number }>;
+}
+
+// The last record read from each page: the answer while a dialog is open or
+// the page does not answer in time.
+const lastRead = new WeakMap<Page, Recorded[]>();
+
+async function recorded(tab: TabLike): Promise<ConsoleMessage[]> {
+  const page = tab.page;
+  let records = lastRead.get(page) ?? [];
+  // An evaluation waits behind an open alert/confirm/prompt; never start one then.
+  if (!tab.modalStates().length && !page.isClosed()) {
+    const read = page.evaluate((store) => ((window as unknown as Record<string, Recorded[]>)[store] ?? []).slice(), STORE).catch(() => undefined);
+    const fresh = await withDeadline(read, READ_DEADLINE_MS);
+    if (fresh) {
+      records = fresh;
+      lastRead.set(page, fresh);
+    }
+  }
   return records.map((r) => ({ type: r.type, timestamp: r.ts, text: r.text, toString: () => `[${r.type.toUpperCase()}] ${r.text} @ ${r.url}` }));
 }
 
 const enabled = new WeakSet<BrowserContext>();
 let patchedWith: { ignoreNative: boolean } | undefined;
-
-interface TabLike {
-  page: Page;
-  consoleMessages(level?: string, all?: boolean): Promise<ConsoleMessage[]>;
-  consoleMessageCount(): Promise<{ total: number; errors: number; warnings: number }>;
-}
 
 /**
  * Patches the upstream's Tab (one copy, in-process) once, on first use; the
@@ -109,17 +133,43 @@ function patchTab(ignoreNative: boolean): void {
   };
   proto.consoleMessages = async function (this: TabLike, level?: string, all?: boolean) {
     if (!(await useFallback(this))) return nativeMessages.call(this, level, all);
-    return (await recorded(this.page)).filter((m) => included(level, m.type));
+    return (await recorded(this)).filter((m) => included(level, m.type));
   };
   proto.consoleMessageCount = async function (this: TabLike) {
     if (!(await useFallback(this))) return nativeCount.call(this);
-    const messages = await recorded(this.page);
+    const messages = await recorded(this);
     return {
       total: messages.length,
       errors: messages.filter((m) => levelOf(m.type) === 'error').length,
       warnings: messages.filter((m) => m.type === 'warning').length,
     };
   };
+}
+
+// Whether the driver hears console messages of this executable: asked once
+// per executable, in a throwaway context no page of the session ever sees.
+const driverHearsConsole = new Map<string, Promise<boolean>>();
+const PROBE_DEADLINE_MS = 3000;
+
+export function consoleReachesDriver(browser: Browser, executablePath: string): Promise<boolean> {
+  let pending = driverHearsConsole.get(executablePath);
+  if (!pending) {
+    pending = (async () => {
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        const heard = page.waitForEvent('console', { timeout: PROBE_DEADLINE_MS }).then(() => true, () => false);
+        await page.evaluate(() => console.log('stealth-playwright-mcp console probe'));
+        return await heard;
+      } finally {
+        await context.close().catch(() => {});
+      }
+    })();
+    // A probe that could not run says nothing: assume the build hides them (the safe side for the tool).
+    pending = pending.catch(() => false);
+    driverHearsConsole.set(executablePath, pending);
+  }
+  return pending;
 }
 
 export async function enableConsoleFallback(context: BrowserContext, ignoreNative: boolean): Promise<void> {

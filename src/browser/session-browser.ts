@@ -2,7 +2,8 @@ import { chromium, type Browser, type BrowserContext, type LaunchOptions } from 
 import { ensureDisplay } from '../container/ensure-display.ts';
 import type { Logger } from '../log.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
-import { enableConsoleFallback } from './console-fallback.ts';
+import { consoleReachesDriver, enableConsoleFallback } from './console-fallback.ts';
+import { closeUnresponsivePages } from './hang-recovery.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { maskCredentialsIn } from './proxy/proxy-url.ts';
 import { mergeArgs } from './stealth-profile.ts';
@@ -27,6 +28,8 @@ export class SessionBrowser {
   /** Set for a persistent profile: closing it (not the browser) flushes cookies and storage. */
   #persistent: BrowserContext | undefined;
   #closed = false;
+  /** Whether the in-page console recorder runs (decided at launch, from the build's behaviour). */
+  #consoleFallbackActive: boolean | null = null;
 
   constructor(plan: LaunchPlan, log: Logger, hooks: BrowserHooks = {}) {
     this.#plan = plan;
@@ -59,6 +62,7 @@ export class SessionBrowser {
       locale: plan.stealth?.locale ?? null,
       sandbox: plan.launch.chromiumSandbox === true,
       consoleFallback: plan.consoleFallback,
+      consoleFallbackActive: this.#consoleFallbackActive,
       // With the session's own switches; an inline proxy's credentials masked.
       args: mergeArgs(plan.launch.args ?? [], plan.extras?.args ?? []).map((arg) => maskCredentialsIn(arg)),
     };
@@ -107,11 +111,28 @@ export class SessionBrowser {
       throw new Error('The session is closed.');
     }
     const context = persistent ?? (await browser.newContext({ ...contextOptions, userAgent: contextOptions.userAgent ?? (await honestUserAgent(browser)) }));
-    if (this.#plan.consoleFallback) await enableConsoleFallback(context, readTestOverrides(process.env, this.#log).consoleFallbackOnly);
+    if (this.#plan.consoleFallback) await this.#maybeConsoleFallback(browser, context, executablePath);
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));
     this.#log.debug(`browser ${browser.version()} launched in ${Math.round(performance.now() - started)} ms`);
     return context;
+  }
+
+  // Only a build that hides console messages from the driver needs the
+  // recorder; on any other it would be an in-page trace for nothing.
+  async #maybeConsoleFallback(browser: Browser, context: BrowserContext, executablePath: string): Promise<void> {
+    const forced = readTestOverrides(process.env, this.#log).consoleFallbackOnly;
+    const needed = forced || !(await consoleReachesDriver(browser, executablePath));
+    this.#consoleFallbackActive = needed;
+    if (needed) await enableConsoleFallback(context, forced);
+    else this.#log.debug('console fallback not needed: the driver hears this build\'s console messages');
+  }
+
+  /** Closes pages whose renderer hangs; their URLs. Nothing when no browser runs. */
+  async closeHungPages(): Promise<string[]> {
+    if (!this.running || !this.#pending) return [];
+    const context = await this.#pending.catch(() => undefined);
+    return context ? closeUnresponsivePages(context) : [];
   }
 
   /** Ends the current browser; the next `context()` launches a fresh one. */

@@ -32,6 +32,13 @@ import { SessionRefused } from './session-refused.ts';
 import { setUpSession, type SessionSetup } from './session-setup.ts';
 import { connectUpstream } from './upstream-link.ts';
 
+// The upstream's own deadline for a tool call, or a Playwright timeout inside it.
+const TIMED_OUT = /Timeout \d+ms exceeded/;
+
+function textOf(result: { content?: unknown[] }): string {
+  return (result.content ?? []).map((c) => ((c as { type?: string }).type === 'text' ? (c as { text: string }).text : '')).join('\n');
+}
+
 export interface SessionOptions {
   config: Config;
   /** Per-session choices of the client (HTTP initialize metadata or headers). */
@@ -137,6 +144,7 @@ export class BridgeSession {
     if (result.isError && wasRunning && !this.browser.running && params.name !== 'browser_close' && !extra.signal.aborted) {
       result = await this.#retryAfterBrowserLoss(params, extra);
     }
+    if (result.isError && TIMED_OUT.test(textOf(result))) result = await this.#recoverFromHang(result);
     // In this mode the upstream disposes its backend on browser_close but leaves
     // the browser up; closing it resets the upstream so the next call relaunches.
     if (params.name === 'browser_close') await this.browser.relaunchNext();
@@ -156,6 +164,19 @@ export class BridgeSession {
     const retried = await forwardToolCall(this.#requireUpstream(), params, extra);
     const note = 'Note: the browser of this session had exited unexpectedly; it was relaunched and this call retried on a fresh browser (open pages, cookies and storage of the old one are gone).';
     return { ...retried, content: [...(retried.content ?? []), { type: 'text' as const, text: note }] };
+  }
+
+  /**
+   * A call that timed out may have met a page whose script never yields; it
+   * would time out every later call too. Such pages are closed and the result
+   * says so (the upstream would leave the session stuck).
+   */
+  async #recoverFromHang<R extends { content?: unknown[] }>(result: R): Promise<R> {
+    const closed = await this.browser.closeHungPages().catch(() => []);
+    if (!closed.length) return result;
+    this.#options.log.warn(`session ${this.id}: closed ${closed.length} unresponsive page(s): ${closed.join(', ')}`);
+    const text = `Note: the page ${closed.join(', ')} stopped responding (a script that never yields); it was closed so this session can go on. Navigate to continue.`;
+    return { ...result, content: [...(result.content ?? []), { type: 'text' as const, text }] };
   }
 
   #facts(): SessionFacts {

@@ -1,0 +1,87 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// Pages written to break automation, served from 127.0.0.1. Each is input a
+// tool must survive: it returns in time, says what happened, and the session
+// stays usable.
+const html = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
+const button = (label: string, onclick: string) => `<button onclick="${onclick}">${label}</button>`;
+
+export const HOSTILE_PAGES: Record<string, string> = {
+  '/calm': html('Calm page', '<h1>Calm</h1><p>nothing happens here</p>'),
+  '/alert-load': html('Alert on load', '<script>alert("alert while loading")</script><p>after alert</p>'),
+  '/confirm-load': html('Confirm on load', '<script>document.title = "answer " + confirm("confirm while loading")</script>'),
+  '/prompt-load': html('Prompt on load', '<script>document.title = "answer " + prompt("prompt while loading", "x")</script>'),
+  '/alert-click': html('Alert on click', button('Alert me', "alert('alert from a click')")),
+  '/confirm-click': html('Confirm on click', button('Confirm me', "document.title = 'answer ' + confirm('confirm from a click')")),
+  '/prompt-click': html('Prompt on click', button('Prompt me', "document.title = 'answer ' + prompt('prompt from a click')")),
+  '/beforeunload': html('Leave me', `<input aria-label="Draft" id="d"><script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'sure?'; })</script>`),
+  '/timer-dialog': html('Timer dialog', `<script>setTimeout(() => alert('alert from a timer'), 300)</script><p>waiting</p>`),
+  '/dialog-closed-by-page': html('Self-closing dialog', button('Open dialog', "const d = document.getElementById('d'); d.showModal(); setTimeout(() => d.close(), 200)") + '<dialog id="d">modal html dialog</dialog>'),
+  '/busy-loop': html('Busy page', `<p>spinning soon</p><script>setTimeout(() => { for (;;) {} }, 200)</script>`),
+  '/worker-loop': html('Busy worker', `<p>worker spins</p><script>new Worker(URL.createObjectURL(new Blob(['for(;;){}'], { type: 'text/javascript' })))</script>`),
+  '/never-loads': html('Never loads', '<p>an image that never arrives</p><img src="/hang">'),
+  '/redirect-loop': '',
+  '/popups': html('Popups', button('Open popups', 'for (let i = 0; i < 50; i++) window.open("/calm?popup=" + i)')),
+  '/hostile-globals': html('Hostile globals', `<p id="p">globals replaced</p><script>
+    console = { log() { throw new Error('no console'); } };
+    window.Error = function () { throw new Error('no errors'); };
+    window.JSON = { stringify() { throw 1; }, parse() { throw 1; } };
+    Function.prototype.toString = function () { throw new TypeError('no toString'); };
+    Object.defineProperty = function () { throw new TypeError('no defineProperty'); };
+    window.Promise.prototype.then = function () { throw new Error('no then'); };
+  </script>${button('Still clickable', "document.getElementById('p').textContent = 'clicked anyway'")}`),
+  '/self-close': html('Closes itself', button('Close window', 'window.close()')),
+  '/file-chooser': html('File chooser', '<input type="file" id="f" aria-label="Upload">'),
+  '/nested-frames': html('Nested frames', '<iframe src="/frame?depth=1" width="400" height="300"></iframe>'),
+  '/big-dom': html('Big DOM', `<div id="root"></div><script>
+    const root = document.getElementById('root'); const frag = document.createDocumentFragment();
+    for (let i = 0; i < 200000; i++) { const s = document.createElement('span'); s.textContent = 'n' + i; frag.appendChild(s); }
+    root.appendChild(frag);</script>`),
+  '/download-storm': html('Downloads', button('Download all', `for (let i = 0; i < 50; i++) { const a = document.createElement('a'); a.href = '/file?i=' + i; a.download = 'f' + i + '.txt'; document.body.appendChild(a); a.click(); }`)),
+};
+
+export interface HostileSite {
+  url: string;
+  /** A second origin (localhost) for cross-origin frames. */
+  otherOrigin: string;
+  close(): Promise<void>;
+}
+
+export async function startHostileSite(): Promise<HostileSite> {
+  const hanging = new Set<http.ServerResponse>();
+  let otherOrigin = '';
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname === '/hang') {
+      hanging.add(res);
+      res.on('close', () => hanging.delete(res));
+      return;
+    }
+    if (url.pathname === '/redirect-loop') return void res.writeHead(302, { location: `/redirect-loop?n=${Number(url.searchParams.get('n') ?? 0) + 1}` }).end();
+    if (url.pathname === '/file') return void res.writeHead(200, { 'content-type': 'text/plain', 'content-disposition': `attachment; filename="f${url.searchParams.get('i')}.txt"` }).end('file body\n');
+    if (url.pathname === '/frame') {
+      const depth = Number(url.searchParams.get('depth'));
+      // Alternate origins (127.0.0.1 and localhost) so every level is cross-origin to its parent.
+      const next = depth % 2 ? otherOrigin : `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const inner = depth < 8 ? `<iframe src="${next}/frame?depth=${depth + 1}" width="380" height="280"></iframe>` : '<p>deepest frame</p>';
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end(html(`Frame ${depth}`, `<p>frame ${depth}</p>${inner}`));
+    }
+    const page = HOSTILE_PAGES[url.pathname];
+    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(page ?? 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  otherOrigin = `http://localhost:${port}`;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    otherOrigin,
+    close: () =>
+      new Promise((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
