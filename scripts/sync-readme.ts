@@ -1,10 +1,14 @@
-// Rewrites the settings table in README.md from the config schema.
+// Rewrites the generated tables in docs/ from the config schema and the upstream flag table.
 import fs from 'node:fs';
-import { markdownTable } from '../src/config/reference.ts';
+import { markdownTable, upstreamFlagsTable } from '../src/config/reference.ts';
 
-const START = '<!-- settings:start -->';
-const END = '<!-- settings:end -->';
-const readme = fs.readFileSync('README.md', 'utf8');
-const [head, rest] = readme.split(START);
-if (rest === undefined || !rest.includes(END)) throw new Error(`README.md needs ${START} and ${END} markers`);
-fs.writeFileSync('README.md', `${head}${START}\n${markdownTable()}\n${END}${rest.split(END)[1]}`);
+function fill(file: string, marker: string, table: string): void {
+  const [start, end] = [`<!-- ${marker}:start -->`, `<!-- ${marker}:end -->`];
+  const text = fs.readFileSync(file, 'utf8');
+  const [head, rest] = text.split(start);
+  if (rest === undefined || !rest.includes(end)) throw new Error(`${file} needs ${start} and ${end} markers`);
+  fs.writeFileSync(file, `${head}${start}\n${table}\n${end}${rest.split(end)[1]}`);
+}
+
+fill('docs/configuration.md', 'settings', markdownTable());
+fill('docs/playwright-mcp-compat.md', 'upstream-flags', upstreamFlagsTable());

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { markdownTable } from '../src/config/reference.ts';
+import { markdownTable, upstreamFlagsTable } from '../src/config/reference.ts';
 import { settings } from '../src/config/settings.ts';
 import { ROOT, runCli, testEnv } from './helpers/server.ts';
 
@@ -62,8 +62,10 @@ describe('CLI: --help, --version, doctor, README', () => {
     assert.ok(['system', 'playwright'].includes(report.browser.source));
   });
 
-  test('the README settings table is generated from the schema (npm run docs)', () => {
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    assert.ok(readme.includes(markdownTable()), 'README table out of date: run npm run docs');
+  test('the reference tables in docs/ are generated from the schema and the upstream flag table (npm run docs)', () => {
+    const reference = fs.readFileSync(path.join(ROOT, 'docs', 'configuration.md'), 'utf8');
+    assert.ok(reference.includes(markdownTable()), 'docs/configuration.md out of date: run npm run docs');
+    const compat = fs.readFileSync(path.join(ROOT, 'docs', 'playwright-mcp-compat.md'), 'utf8');
+    assert.ok(compat.includes(upstreamFlagsTable()), 'docs/playwright-mcp-compat.md out of date: run npm run docs');
   });
 });

@@ -40,7 +40,7 @@ describe('bad configuration stops the server with a clear error', () => {
   test('malformed JSON in the upstream config file', () => {
     const file = path.join(dir, 'bad.json');
     fs.writeFileSync(file, '{ "browser": { "launchOptions": ');
-    return refused([], { PLAYWRIGHT_MCP_CONFIG: file }, /PLAYWRIGHT_MCP_CONFIG=.*bad\.json/, /JSON/i);
+    return refused([], { PLAYWRIGHT_MCP_CONFIG: file }, /config file .*bad\.json, PLAYWRIGHT_MCP_CONFIG/, /JSON/i);
   });
 
   test('an unknown flag gets a suggestion', () => refused(['--headles'], {}, /Unknown flag --headles/, /Did you mean --headless\?/));

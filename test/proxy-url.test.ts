@@ -17,12 +17,11 @@ test('proxy URLs: credentials decoded, re-encoded inline, masked for display', (
 });
 
 test('inline proxy credentials only on stealth builds at or above the vendor minimum for the platform', () => {
-  assert.equal(supportsInlineProxyAuth({ engine: 'stealth', version: '146.0.7680.177.5' }, 'linux-x64'), true);
-  assert.equal(supportsInlineProxyAuth({ engine: 'stealth', version: '146.0.7680.177.4' }, 'linux-x64'), false);
-  assert.equal(supportsInlineProxyAuth({ engine: 'stealth', version: '146.0.7680.177.3' }, 'linux-arm64'), false);
-  assert.equal(supportsInlineProxyAuth({ engine: 'stealth', version: '148.0.7778.215.3' }, 'darwin-arm64'), true);
-  assert.equal(supportsInlineProxyAuth({ engine: 'stealth', version: '150.0.7871.100' }, 'linux-x64'), false, 'stock Chromium (four parts)');
-  assert.equal(supportsInlineProxyAuth({ engine: 'playwright', version: '150.0.7871.100.1' }, 'linux-x64'), false);
+  assert.equal(supportsInlineProxyAuth({ stealthBuildVersion: '146.0.7680.177.5' }, 'linux-x64'), true);
+  assert.equal(supportsInlineProxyAuth({ stealthBuildVersion: '146.0.7680.177.4' }, 'linux-x64'), false);
+  assert.equal(supportsInlineProxyAuth({ stealthBuildVersion: '146.0.7680.177.3' }, 'linux-arm64'), false);
+  assert.equal(supportsInlineProxyAuth({ stealthBuildVersion: '148.0.7778.215.3' }, 'darwin-arm64'), true);
+  assert.equal(supportsInlineProxyAuth({ stealthBuildVersion: null }, 'linux-x64'), false, 'stock Chromium');
   const creds = parseProxyUrl('http://u:p@h:1');
   assert.equal(proxyMode(creds, true), 'inline');
   assert.equal(proxyMode(creds, false), 'driver');

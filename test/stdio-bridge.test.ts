@@ -29,12 +29,12 @@ describe('stdio bridge on a real Chromium', () => {
     assert.match(server.client.getInstructions() ?? '', /browser_snapshot/);
   });
 
-  test('tools/list is the upstream list without run_code_unsafe, plus our two tools', async () => {
+  test('tools/list is the upstream list, run_code_unsafe included over stdio as upstream, plus our two tools', async () => {
     const { tools } = await server.client.listTools();
     const names = tools.map((t) => t.name);
     for (const expected of ['browser_navigate', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_take_screenshot', 'browser_console_messages', 'browser_close', 'browser_tabs', 'browser_evaluate'])
       assert.ok(names.includes(expected), `${expected} listed`);
-    assert.ok(!names.includes('browser_run_code_unsafe'), 'unsafe code tool hidden');
+    assert.ok(names.includes('browser_run_code_unsafe'), 'the local user who started the server may run code, as under the upstream CLI');
     assert.deepEqual(names.slice(-2), ['stealth_binary_info', 'stealth_bridge_info']);
     assert.equal(new Set(names).size, names.length, 'no duplicates');
     const navigate = tools.find((t) => t.name === 'browser_navigate')!;
@@ -61,16 +61,18 @@ describe('stdio bridge on a real Chromium', () => {
     assert.match(textOf(await call('browser_snapshot')), /clicked Ada/);
   });
 
-  test('screenshot returns a PNG image and writes the file under the session output dir', async () => {
+  test('screenshot returns a PNG image and writes it into the output dir, linked relative to the working directory as upstream', async () => {
     const shot = await call('browser_take_screenshot');
     const image = (shot.content as { type: string; data?: string; mimeType?: string }[]).find((c) => c.type === 'image');
     assert.equal(image?.mimeType, 'image/png');
     const png = Buffer.from(image!.data!, 'base64');
     assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
     assert.ok(png.length > 1000);
-    const file = textOf(shot).match(/\((\/[^)]+\.png)\)/)?.[1];
-    assert.ok(file?.startsWith(output.path), `screenshot path ${file} under ${output.path}`);
-    assert.ok(fs.existsSync(file!));
+    const link = textOf(shot).match(/\]\(([^)]+\.png)\)/)?.[1];
+    assert.ok(link && !path.isAbsolute(link), `a relative link, as the upstream CLI gives: ${link}`);
+    const file = path.resolve(process.cwd(), link);
+    assert.equal(path.dirname(file), output.path);
+    assert.ok(fs.existsSync(file));
   });
 
   test('console messages include the page logs', async () => {
@@ -107,8 +109,7 @@ describe('stdio bridge on a real Chromium', () => {
     assert.deepEqual(info.localTools, ['stealth_binary_info', 'stealth_bridge_info']);
     assert.equal(info.session.headless, true);
     assert.equal(info.session.browserRunning, true);
-    assert.equal(path.dirname(info.session.outputDir), output.path);
-    assert.ok(info.session.outputDir.endsWith(info.session.id));
+    assert.equal(info.session.outputDir, output.path, 'over stdio, the output dir itself (as upstream), not a per-session dir');
   });
 
   test('browser_close, then the next call gets a fresh browser', async () => {
@@ -121,8 +122,17 @@ describe('stdio bridge on a real Chromium', () => {
     assert.match(textOf(nav), /Page Title: Second page/);
   });
 
-  test('a call to the hidden unsafe tool is refused with a JSON-RPC error', async () => {
-    await assert.rejects(call('browser_run_code_unsafe', { code: 'async (page) => 1' }), /disabled.*--allow-unsafe-code/);
+  test('over stdio browser_run_code_unsafe runs as upstream; --allow-unsafe-code=false hides and refuses it', async () => {
+    const ran = await call('browser_run_code_unsafe', { code: 'async (page) => await page.title()' });
+    assert.ok(!ran.isError, textOf(ran));
+    const locked = await connect(testEnv(output.path), ['--allow-unsafe-code=false']);
+    try {
+      assert.ok(!(await locked.client.listTools()).tools.some((t) => t.name === 'browser_run_code_unsafe'));
+      await assert.rejects(locked.client.callTool({ name: 'browser_run_code_unsafe', arguments: { code: 'async (page) => 1' } }), /disabled.*--allow-unsafe-code/);
+    } finally {
+      await locked.client.close();
+      await locked.transport.exit;
+    }
   });
 
   test('upstream tool errors come back as isError results, not protocol errors', async () => {

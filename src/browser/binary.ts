@@ -12,6 +12,7 @@ import { resolvePlatform } from './build-store/platform.ts';
 import { buildRequest, origins, type BuildRequest } from './build-store/release.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
 import { BROWSER_LICENCE_ENV, PROVIDER } from './build-store/vendor.ts';
+import { identifyStealthBuild } from './build-identity.ts';
 import { assertRunnable, findOnPath, probeVersion, unwrapLauncher } from './executable-checks.ts';
 import { licenceFacts, resolveLicence, type Licence } from './licence.ts';
 
@@ -47,6 +48,12 @@ export interface BrowserBinary {
   readonly versionOutput: string | null;
   /** A managed stealth build is present in the cache (always false for the other sources). */
   readonly installed: boolean;
+  /**
+   * The stealth build's own five-part version, from its install receipt (or
+   * the pin, before the download); null for stock Chromium. Never read from
+   * `--version`, which prints the public Chromium version on the real build.
+   */
+  readonly stealthBuildVersion: string | null;
   readonly build: BuildFacts | null;
   readonly licence: ReturnType<typeof licenceFacts>;
   /** The executable, downloading and verifying the managed build first if needed. */
@@ -91,6 +98,17 @@ class Binary implements BrowserBinary {
 
   get licence() {
     return licenceFacts(this.#licence);
+  }
+
+  get stealthBuildVersion(): string | null {
+    if (this.engine !== 'stealth') return null;
+    return this.build?.version ?? this.#identified ?? null;
+  }
+
+  /** A custom binary that is a stealth build (inside our cache or the vendor's) is known by its receipt or directory. */
+  #identified: string | null = null;
+  identify(version: string | null): void {
+    this.#identified = version;
   }
 
   async probe(located: Located): Promise<void> {
@@ -141,6 +159,8 @@ class Binary implements BrowserBinary {
       source: this.source,
       cacheDir: this.cacheDir,
       installed: this.installed,
+      // What the build's capabilities (WebRTC IP, inline proxy auth) are judged by.
+      stealthBuild: this.stealthBuildVersion ? { version: this.stealthBuildVersion, from: this.build ? (this.installed ? 'install receipt' : 'pinned version (not downloaded yet)') : 'build directory' } : null,
       build: this.build,
       licence: this.licence,
     };
@@ -183,6 +203,7 @@ export async function resolveBrowserBinary(config: Config, upstream: UpstreamCon
   if (config.binaryPath) {
     const binary = new Binary(config, 'custom', licence);
     await binary.probe({ file: config.binaryPath, source: 'custom', origin: '--binary-path (STEALTH_BINARY_PATH)', fix: 'point --binary-path at a Chromium executable, or unset it.' });
+    binary.identify(await identifyStealthBuild(config.binaryPath));
     return binary;
   }
   if (config.browserEngine !== 'stealth') {

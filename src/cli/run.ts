@@ -1,5 +1,7 @@
 import { runCommand } from 'citty';
 import { ConfigError, EXIT_USAGE } from '../config/config-error.ts';
+import { settings } from '../config/settings.ts';
+import { UPSTREAM_FLAGS } from '../config/upstream-flags.ts';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../package-info.ts';
 import { root } from './root.ts';
 import { COMMANDS, doctorHelp, rootHelp } from './usage.ts';
@@ -26,9 +28,25 @@ export async function runCli(argv: string[]): Promise<void> {
 // word for a command name; flags may come before the name too
 // (`--browser-engine playwright doctor`), so put the name first, or `serve`.
 function commandFirst(argv: string[]): string[] {
-  const index = argv.findIndex((token) => token in COMMANDS);
+  const index = commandIndex(argv);
   if (index === -1) return ['serve', ...argv];
   return [argv[index]!, ...argv.slice(0, index), ...argv.slice(index + 1)];
+}
+
+// The first bare word that is not a flag's value (`--console-level info` is not the info command).
+function commandIndex(argv: string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (!token.startsWith('--')) return token in COMMANDS ? i : -1;
+    if (token.includes('=')) continue;
+    const name = token.slice(2);
+    const own = Object.values(settings).find((s) => s.flag === name);
+    const upstream = UPSTREAM_FLAGS[name];
+    if (own && !own.kind.bare) i++;
+    else if (upstream?.arity === 'one') i++;
+    else if (upstream?.arity === 'variadic') while (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-')) i++;
+  }
+  return -1;
 }
 
 function fail(error: unknown): never {

@@ -5,13 +5,13 @@ export default defineCommand({
   meta: { name: 'serve', description: COMMANDS.serve },
   async run({ rawArgs }) {
     const { readConfig } = await import('./startup.ts');
-    const { config, log } = readConfig(rawArgs);
+    const { config, log, upstream } = readConfig(rawArgs);
     // stdio answers initialize while the rest starts (see transport/early-stdio.ts).
     const early = config.transport === 'stdio' ? new (await import('../transport/early-stdio.ts')).EarlyStdioTransport() : undefined;
     await early?.listen();
     await early?.handshake(1000);
     const { resolveUpstreamConfig } = await import('../config/upstream.ts');
-    const upstreamConfig = await resolveUpstreamConfig(config, process.env);
+    const upstreamConfig = await resolveUpstreamConfig(config, process.env, upstream);
     // Before any browser: kill those a SIGKILLed predecessor left, and record ours.
     const { startInstance } = await import('../instance/instance.ts');
     await startInstance(config.runtimeDir ?? (await import('../instance/runtime-dir.ts')).defaultRuntimeDir(), log);

@@ -1,12 +1,15 @@
 import { parseFlags, type FlagSpec, type RawValues } from '../config/flags.ts';
 import { loadConfig, unknownOwnEnv } from '../config/load.ts';
 import type { Config } from '../config/settings.ts';
-import { resolveUpstreamConfig, type UpstreamConfig } from '../config/upstream.ts';
+import { resolveUpstreamConfig, withUpstreamAliases, type UpstreamConfig, type UpstreamInputs } from '../config/upstream.ts';
+import { settings } from '../config/settings.ts';
 import { createLogger, type Logger } from '../log.ts';
 
 export interface Startup {
   config: Config;
   commandFlags: RawValues;
+  /** What the upstream's own resolver needs besides the environment. */
+  upstream: UpstreamInputs;
   upstreamConfig: UpstreamConfig;
   log: Logger;
 }
@@ -14,14 +17,16 @@ export interface Startup {
 /** Flags + env + defaults, validated; cheap (the upstream's resolver loads playwright-core). */
 export function readConfig(rawArgs: readonly string[], commandFlags: Record<string, FlagSpec> = {}): Omit<Startup, 'upstreamConfig'> {
   const flags = parseFlags(rawArgs, commandFlags);
-  const config = loadConfig(flags.settings, process.env);
+  const config = loadConfig(flags.settings, withUpstreamAliases(process.env));
   const log = createLogger(config.logLevel);
   for (const warning of unknownOwnEnv(process.env)) log.warn(warning);
-  return { config, commandFlags: flags.command, log };
+  for (const note of flags.upstream.notes) log.warn(note);
+  const outputDirGiven = flags.settings.outputDir !== undefined || Boolean(process.env[settings.outputDir.env]);
+  return { config, commandFlags: flags.command, upstream: { argv: flags.upstream.argv, outputDirGiven }, log };
 }
 
 /** Our settings plus the upstream's view of PLAYWRIGHT_MCP_*. */
 export async function startup(rawArgs: readonly string[], commandFlags: Record<string, FlagSpec> = {}): Promise<Startup> {
   const ours = readConfig(rawArgs, commandFlags);
-  return { ...ours, upstreamConfig: await resolveUpstreamConfig(ours.config, process.env) };
+  return { ...ours, upstreamConfig: await resolveUpstreamConfig(ours.config, process.env, ours.upstream) };
 }

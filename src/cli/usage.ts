@@ -1,4 +1,4 @@
-import { helpSections } from '../config/reference.ts';
+import { helpSections, upstreamFlagsHelp } from '../config/reference.ts';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../package-info.ts';
 
 export const COMMANDS = {
@@ -21,9 +21,11 @@ export function rootHelp(): string {
     ...Object.entries(COMMANDS).map(([name, help]) => `  ${name.padEnd(8)} ${help}`),
     '',
     helpSections(),
+    upstreamFlagsHelp(),
     'Booleans accept true/false, 1/0, yes/no, on/off; a bare --flag means true and --no-flag means false.',
-    'Precedence: defaults < environment < flags. The other PLAYWRIGHT_MCP_* variables of Playwright MCP',
-    '(timeouts, capabilities, viewport, ...) are honoured with their upstream meaning.',
+    'Precedence: defaults < environment < flags; our own flags win over the same setting given by its',
+    'Playwright MCP name. The PLAYWRIGHT_MCP_* variables and the --config file of Playwright MCP are',
+    'honoured with their upstream meaning.',
     '',
     '  --help      Show this help',
     '  --version   Print the version',

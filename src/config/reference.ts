@@ -1,4 +1,5 @@
 import { settings, type Setting } from './settings.ts';
+import { UPSTREAM_FLAGS, type Disposition } from './upstream-flags.ts';
 
 // Renders the settings table for `--help` and the README from the one schema.
 const SECTION_TITLES: Record<Setting<unknown>['section'], string> = {
@@ -35,4 +36,30 @@ export function markdownTable(): string {
     (s) => `| \`--${s.flag}\` | \`${s.env}\` | ${s.default === undefined ? 'unset' : `\`${s.default}\``} | ${s.kind.accepts} | ${s.help} |`,
   );
   return ['| flag | environment variable | default | accepts | what it does |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+
+function upstreamLine(name: string, does: Disposition): string {
+  if (does.kind === 'pass') return `--${name}`;
+  if (does.kind === 'ours') return settings[does.setting].flag === name ? `--${name}` : `--${name} (= --${settings[does.setting].flag}${does.value ? ` ${does.value('')}` : ''})`;
+  return `--${name} (${does.kind === 'refuse' ? 'refused' : 'accepted, no effect'})`;
+}
+
+/** The upstream's flags, from the same table the parser reads (see docs/playwright-mcp-compat.md). */
+export function upstreamFlagsHelp(): string {
+  const names = Object.entries(UPSTREAM_FLAGS).map(([name, flag]) => upstreamLine(name, flag.does));
+  const lines: string[] = [];
+  for (let i = 0; i < names.length; i += 3) lines.push(`  ${names.slice(i, i + 3).join(', ')}`);
+  return ['Playwright MCP flags (same names, syntax and meaning as @playwright/mcp; its --help explains them):', ...lines, ''].join('\n');
+}
+
+export function upstreamFlagsTable(): string {
+  const rows = Object.entries(UPSTREAM_FLAGS).map(([name, { does }]) => {
+    const what =
+      does.kind === 'pass' ? 'as upstream (the upstream resolver reads it)'
+      : does.kind === 'ours' ? `our \`--${settings[does.setting].flag}\`${does.value ? ` = ${does.value('')}` : ''}${does.also ? ` (and ${Object.entries(does.also).map(([k, v]) => `--${settings[k as keyof typeof settings].flag} ${v}`).join(', ')})` : ''}`
+      : does.kind === 'refuse' ? `refused: ${does.reason}`
+      : `accepted without effect: ${does.note}`;
+    return `| \`--${name}\` | ${what} |`;
+  });
+  return ['| upstream flag | here |', '|---|---|', ...rows].join('\n');
 }

@@ -3,11 +3,47 @@ import { ConfigError } from './config-error.ts';
 import { boolean, integer, type Kind } from './kinds.ts';
 import { parseSetting, type Env } from './load.ts';
 import { settings, type Config } from './settings.ts';
+import { checkCaps } from './upstream-flags.ts';
+
+// Chromium-based values of the upstream's --browser: all run on our engine's Chromium.
+const CHROMIUM_FAMILY = /^(chromium|chrome(-\w+)?|msedge(-\w+)?)$/;
+
+interface CommanderLike {
+  options: { attributeName(): string }[];
+  exitOverride(): CommanderLike;
+  action(fn: () => void): CommanderLike;
+  configureOutput(o: { writeOut(s: string): void; writeErr(s: string): void }): CommanderLike;
+  parse(argv: readonly string[], o: { from: 'user' }): CommanderLike;
+  opts(): Record<string, unknown>;
+}
+
+/** The upstream's flags, parsed by the upstream's own commander definition (same syntax and value parsers). */
+async function parseUpstreamArgv(tools: CoreBundleTools, argv: readonly string[]): Promise<Record<string, unknown>> {
+  if (!argv.length) return {};
+  const { program } = (await import('playwright-core/lib/utilsBundle')).default as { program: { constructor: new () => CommanderLike } };
+  const command = new program.constructor();
+  tools.decorateMCPCommand(command, '0');
+  command.exitOverride().action(() => {}).configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: () => {} });
+  let options: Record<string, unknown>;
+  try {
+    options = command.parse(argv, { from: 'user' }).opts();
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message.replace(/^error: /, '')}. Fix: correct the flag; accepted values are those of Playwright MCP (run --help).`);
+  }
+  // What the upstream CLI's own action does before resolving.
+  const caps = options.caps as string[] | undefined;
+  if (options.vision) options.caps = [...(caps ?? []), 'vision'];
+  if ((options.caps as string[] | undefined)?.includes('tracing')) (options.caps as string[]).push('devtools');
+  // Defaults of commander's boolean negations would override env and config file.
+  for (const key of ['sandbox', 'webmcp']) if (options[key] === true && !argv.includes(`--${key}`)) delete options[key];
+  return options;
+}
 
 export type UpstreamConfig = NonNullable<Parameters<typeof createConnection>[0]>;
 
 interface CoreBundleTools {
   resolveCLIConfigForMCP(cliOptions: Record<string, unknown>, env: Env): Promise<UpstreamConfig>;
+  decorateMCPCommand(command: CommanderLike, version: string): void;
 }
 
 // The upstream reads these as booleans and numbers but silently ignores a value
@@ -25,16 +61,33 @@ const anyCount = integer(0, Number.MAX_SAFE_INTEGER);
 const UNSUPPORTED: Record<string, string> = {
   PLAYWRIGHT_MCP_CDP_ENDPOINT: 'the bridge launches and owns its browser; it cannot attach to another one',
   PLAYWRIGHT_MCP_REMOTE_ENDPOINT: 'the bridge launches and owns its browser; it cannot attach to another one',
-  // PLAYWRIGHT_MCP_USER_DATA_DIR and _PROXY_SERVER are our own settings now (settings.ts).
   PLAYWRIGHT_MCP_EXTENSION:
     'extension connection mode attaches to your own running Chrome through the Playwright MCP Bridge extension, while this server launches and owns its browser. To load unpacked extensions into that browser, use STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS with a persistent profile',
-  PLAYWRIGHT_MCP_PORT: 'the upstream HTTP server is not used; use --transport streamable-http with --http-port',
-  PLAYWRIGHT_MCP_HOST: 'the upstream HTTP server is not used; use --transport streamable-http with --http-host',
 };
+
+// Upstream variables that name one of our settings (read by config/load.ts).
+export const UPSTREAM_ENV_ALIASES: Record<string, { setting: string; also?: Record<string, string> }> = {
+  PLAYWRIGHT_MCP_PORT: { setting: 'STEALTH_PLAYWRIGHT_MCP_HTTP_PORT', also: { STEALTH_PLAYWRIGHT_MCP_TRANSPORT: 'streamable-http' } },
+  PLAYWRIGHT_MCP_HOST: { setting: 'STEALTH_PLAYWRIGHT_MCP_HTTP_HOST', also: { STEALTH_PLAYWRIGHT_MCP_TRANSPORT: 'streamable-http' } },
+  PLAYWRIGHT_MCP_EXECUTABLE_PATH: { setting: 'STEALTH_BINARY_PATH' },
+  PLAYWRIGHT_MCP_ALLOWED_HOSTS: { setting: 'STEALTH_PLAYWRIGHT_MCP_HTTP_ALLOWED_HOSTS' },
+};
+
+/** The environment with upstream aliases copied to our names where ours are unset. */
+export function withUpstreamAliases(env: Env): Env {
+  const out: Env = { ...env };
+  for (const [upstream, { setting, also }] of Object.entries(UPSTREAM_ENV_ALIASES)) {
+    const value = env[upstream];
+    if (value === undefined || value === '' || (env[setting] ?? '') !== '') continue;
+    out[setting] = value;
+    for (const [name, implied] of Object.entries(also ?? {})) if ((out[name] ?? '') === '') out[name] = implied;
+  }
+  return out;
+}
 
 function upstreamEnv(env: Env, config: Config): Env {
   const out: Env = {};
-  const ours = new Set(Object.values(settings).map((s) => s.env));
+  const ours = new Set([...Object.values(settings).map((s) => s.env), ...Object.keys(UPSTREAM_ENV_ALIASES)]);
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith('PLAYWRIGHT_MCP_') || ours.has(name) || value === undefined || value === '') continue;
     const short = name.slice('PLAYWRIGHT_MCP_'.length);
@@ -56,28 +109,43 @@ function upstreamEnv(env: Env, config: Config): Env {
  * Resolves every other `PLAYWRIGHT_MCP_*` variable (and `PLAYWRIGHT_MCP_CONFIG`)
  * with the upstream's own resolver, so both sides agree on what they mean.
  */
-export async function resolveUpstreamConfig(config: Config, env: Env): Promise<UpstreamConfig> {
+export interface UpstreamInputs {
+  /** Upstream flags from the command line, for the upstream's own parser. */
+  argv?: readonly string[];
+  /** The output dir was given (flag or env); otherwise the upstream's default applies over stdio. */
+  outputDirGiven?: boolean;
+}
+
+export async function resolveUpstreamConfig(config: Config, env: Env, inputs: UpstreamInputs = {}): Promise<UpstreamConfig> {
+  const upstreamArgv = inputs.argv ?? [];
   // A literal import, not createRequire(): the standalone binary's bundler can
   // only embed what it sees statically (it has no node_modules at run time).
   const { tools } = (await import('playwright-core/lib/coreBundle')).default as { tools: CoreBundleTools };
-  const cliOptions = { browser: 'chromium', headless: config.headless, outputDir: config.outputDir };
+  if (env.PLAYWRIGHT_MCP_CAPS) checkCaps(env.PLAYWRIGHT_MCP_CAPS, 'PLAYWRIGHT_MCP_CAPS');
+  const fromFlags = await parseUpstreamArgv(tools, upstreamArgv);
+  const stdio = config.transport === 'stdio';
+  // Over stdio an output dir nobody gave is the upstream's own default (relative to the working directory).
+  const outputDir = inputs.outputDirGiven || !stdio ? { outputDir: config.outputDir } : {};
+  const cliOptions = { ...fromFlags, browser: 'chromium', headless: config.headless, ...outputDir };
   let resolved: UpstreamConfig;
   try {
     resolved = await tools.resolveCLIConfigForMCP(cliOptions, upstreamEnv(env, config));
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    const file = env.PLAYWRIGHT_MCP_CONFIG ? ` (config file PLAYWRIGHT_MCP_CONFIG=${env.PLAYWRIGHT_MCP_CONFIG})` : '';
+    const configFile = (fromFlags.config as string | undefined) ?? env.PLAYWRIGHT_MCP_CONFIG;
+    const file = configFile ? ` (config file ${configFile}${fromFlags.config ? ', --config' : ', PLAYWRIGHT_MCP_CONFIG'})` : '';
     throw new ConfigError(
-      `Invalid PLAYWRIGHT_MCP_* setting${file}: ${(error as Error).message}. Fix: correct or unset it; accepted values are those of Playwright MCP (@playwright/mcp README).`,
+      `Invalid Playwright MCP setting${file}: ${(error as Error).message}. Fix: correct or unset it; accepted values are those of Playwright MCP (@playwright/mcp README).`,
     );
   }
-  const browserName = resolved.browser?.browserName;
-  if (browserName && browserName !== 'chromium')
-    throw new ConfigError(`PLAYWRIGHT_MCP_BROWSER selects ${browserName}, but this server drives Chromium builds only. Fix: unset PLAYWRIGHT_MCP_BROWSER.`);
+  const browser = (fromFlags.browser as string | undefined) ?? env.PLAYWRIGHT_MCP_BROWSER;
+  if (browser && !CHROMIUM_FAMILY.test(browser))
+    throw new ConfigError(`${fromFlags.browser ? '--browser' : 'PLAYWRIGHT_MCP_BROWSER'} selects ${browser}, but this server drives Chromium builds only (the engine is chosen by --browser-engine). Fix: drop it, or use chromium.`);
   const { channel: _channel, ...launchOptions } = resolved.browser?.launchOptions ?? {};
   return {
     ...resolved,
-    filePaths: env.PLAYWRIGHT_MCP_FILE_PATHS ? resolved.filePaths : 'absolute',
+    // A remote (HTTP) client cannot resolve paths relative to the server's working directory.
+    filePaths: env.PLAYWRIGHT_MCP_FILE_PATHS || fromFlags.filePaths || stdio ? resolved.filePaths : 'absolute',
     browser: { ...resolved.browser, browserName: 'chromium', isolated: false, launchOptions },
   };
 }

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -31,6 +33,20 @@ import { Activity } from './activity.ts';
 import { SessionRefused } from './session-refused.ts';
 import { setUpSession, type SessionSetup } from './session-setup.ts';
 import { connectUpstream } from './upstream-link.ts';
+
+/** Where the upstream CLI writes when no output dir is given (context.ts outputDir()). */
+function upstreamDefaultOutputDir(): string {
+  const cwd = process.cwd();
+  const writable = (() => {
+    try {
+      fsSync.accessSync(cwd, fsSync.constants.W_OK);
+      return cwd !== path.parse(cwd).root;
+    } catch {
+      return false;
+    }
+  })();
+  return path.join(writable ? cwd : os.tmpdir(), '.playwright-mcp');
+}
 
 // The upstream's own deadline for a tool call, or a Playwright timeout inside it.
 const TIMED_OUT = /Timeout \d+ms exceeded/;
@@ -70,6 +86,7 @@ export class BridgeSession {
   #closing: Promise<void> | undefined;
   #plan: ReturnType<typeof launchPlan>;
   #setup: SessionSetup | undefined;
+  #ownOutputDir: boolean;
 
   constructor(options: SessionOptions) {
     this.#options = options;
@@ -81,7 +98,10 @@ export class BridgeSession {
       proxyServer: proxy ?? options.config.proxyServer,
       contextOptions: contextOptions || options.config.contextOptions ? { ...options.config.contextOptions, ...contextOptions } : undefined,
     };
-    this.outputDir = path.join(this.#config.outputDir, this.id);
+    // Over stdio files go where the upstream CLI puts them; over HTTP each session has its own dir.
+    const upstreamDir = options.upstreamConfig.outputDir;
+    this.#ownOutputDir = this.#config.transport !== 'stdio';
+    this.outputDir = this.#ownOutputDir ? path.join(upstreamDir ?? this.#config.outputDir, this.id) : (upstreamDir ?? upstreamDefaultOutputDir());
     this.#plan = launchPlan(this.#config, withContextOptions(options.upstreamConfig, this.#config.contextOptions), options.binary);
     this.browser = new SessionBrowser(this.#plan, options.log.withTag(this.id.slice(0, 8)), {
       extraArgs: async () => [...(this.#cdp ? await this.#cdp.launchArgs() : []), ...instanceLaunchArgs()],
@@ -94,7 +114,7 @@ export class BridgeSession {
 
   /** Connects the upstream; call before connecting `server` to a transport. */
   async start(): Promise<void> {
-    await fs.mkdir(this.outputDir, { recursive: true });
+    if (this.#ownOutputDir) await fs.mkdir(this.outputDir, { recursive: true });
     const overrides = this.#options.overrides ?? {};
     this.#setup = await setUpSession({
       config: this.#config,
@@ -107,7 +127,7 @@ export class BridgeSession {
     this.#plan.extras = this.#setup.extras;
     try {
       if (this.#config.cdpEnabled) this.#cdp = await this.#openCdp();
-      const upstreamConfig = { ...this.#options.upstreamConfig, outputDir: this.outputDir };
+      const upstreamConfig = this.#ownOutputDir ? { ...this.#options.upstreamConfig, outputDir: this.outputDir } : this.#options.upstreamConfig;
       this.#upstream = await connectUpstream(upstreamConfig, () => this.browser.context());
     } catch (error) {
       // Nothing of a session that never started may outlive it (lock, relay).
@@ -131,13 +151,13 @@ export class BridgeSession {
     );
     const tools = await this.#upstreamTools;
     this.#upstreamToolCount = tools.length;
-    return [...visibleUpstreamTools(tools, this.#config.allowUnsafeCode), ...[...localTools.values()].map((t) => t.schema)];
+    return [...visibleUpstreamTools(tools, this.#unsafeCodeAllowed), ...[...localTools.values()].map((t) => t.schema)];
   }
 
   async #callTool(params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } }, extra: Parameters<typeof forwardToolCall>[2]) {
     const local = localTools.get(params.name);
     if (local) return jsonResult(local.run(this.#facts()));
-    if (isHidden(params.name, this.#config.allowUnsafeCode))
+    if (isHidden(params.name, this.#unsafeCodeAllowed))
       throw new McpError(ErrorCode.InvalidParams, `Tool ${UNSAFE_CODE_TOOL} is disabled on this server: it runs code inside the server process. The operator can enable it with --allow-unsafe-code.`);
     const wasRunning = this.browser.running;
     let result = await forwardToolCall(this.#requireUpstream(), params, extra);
@@ -177,6 +197,11 @@ export class BridgeSession {
     this.#options.log.warn(`session ${this.id}: closed ${closed.length} unresponsive page(s): ${closed.join(', ')}`);
     const text = `Note: the page ${closed.join(', ')} stopped responding (a script that never yields); it was closed so this session can go on. Navigate to continue.`;
     return { ...result, content: [...(result.content ?? []), { type: 'text' as const, text }] };
+  }
+
+  // Over stdio the one local user started the server and may run code in it, as upstream.
+  get #unsafeCodeAllowed(): boolean {
+    return this.#config.allowUnsafeCode ?? this.#config.transport === 'stdio';
   }
 
   #facts(): SessionFacts {

@@ -117,8 +117,7 @@ async function routeProxy(spec: ProxySpec, input: SetupInput, extras: LaunchExtr
       : `Fix: check that the proxy runs and is reachable from this server, or correct ${input.proxyOrigin}.`;
     throw new SessionRefused(`Proxy ${masked} (${input.proxyOrigin}) failed its check: ${maskCredentialsIn(error.message, spec)}. ${fix}`, 502);
   }
-  // A managed build not downloaded yet reports its pinned version.
-  const inlineAuth = supportsInlineProxyAuth({ engine: binary.engine, version: binary.version ?? binary.build?.version ?? null });
+  const inlineAuth = supportsInlineProxyAuth(binary);
   const mode = proxyMode(spec, inlineAuth);
   const bypass = config.proxyBypass?.join(',');
   if (mode === 'relay') {
@@ -140,7 +139,7 @@ async function matchLocation(proxy: ProxySpec | undefined, input: SetupInput, ex
   const { config, plan, binary, log } = input;
   try {
     const match = await matchGeo({ proxy, endpoints: config.geoipIpEchoUrls, timeoutMs: config.geoipTimeoutMs, database: config.geoipDb });
-    const stealthBuild = binary.engine === 'stealth' && (binary.version ?? binary.build?.version ?? '').split('.').length >= 5;
+    const stealthBuild = binary.stealthBuildVersion !== null;
     const applied = applyGeo(match, plan, extras, stealthBuild);
     log.info(`session GeoIP: exit ${match.exitIp} → ${match.countryCode ?? '?'} ${match.timezone} ${match.locale}`);
     return { enabled: true, matched: true, via: proxy ? maskedProxy(proxy) : 'direct (no proxy)', ...match, applied };

@@ -4,3 +4,9 @@ declare module 'playwright-core/lib/coreBundle' {
   const coreBundle: unknown;
   export default coreBundle;
 }
+
+// The upstream's CLI parser (commander) lives here.
+declare module 'playwright-core/lib/utilsBundle' {
+  const utilsBundle: unknown;
+  export default utilsBundle;
+}

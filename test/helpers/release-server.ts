@@ -40,7 +40,10 @@ function makeArchive(padBytes: number): Buffer {
   try {
     const top = path.join(work, `cloakbrowser-${TAG}`);
     fs.mkdirSync(top);
-    fs.writeFileSync(path.join(top, 'chrome'), `#!/bin/sh\nexec ${CHROMIUM} "$@"\n`, { mode: 0o755 });
+    // Like the real build, `--version` prints the public four-part Chromium
+    // version, never the build's own fifth part.
+    const publicVersion = VERSION.split('.').slice(0, 4).join('.');
+    fs.writeFileSync(path.join(top, 'chrome'), `#!/bin/sh\n[ "$1" = --version ] && { echo "Chromium ${publicVersion} "; exit 0; }\nexec ${CHROMIUM} "$@"\n`, { mode: 0o755 });
     fs.writeFileSync(path.join(top, 'LICENSE.txt'), 'test build\n');
     // Incompressible padding, so a throttled download takes a while.
     fs.writeFileSync(path.join(top, 'resources.pak'), crypto.randomBytes(padBytes));

@@ -22,12 +22,10 @@ const INLINE_AUTH_MIN_VERSION: Record<PlatformTag, string> = {
   'darwin-x64': '148.0.7778.215.3',
 };
 
-/**
- * Only the stealth build has the capability; it is told apart from stock
- * Chromium by its five-part version (stock Chromium has four).
- */
-export function supportsInlineProxyAuth(binary: Pick<BrowserBinary, 'engine' | 'version'>, platform?: PlatformTag): boolean {
-  if (binary.engine !== 'stealth' || !binary.version || binary.version.split('.').length < 5) return false;
+/** Only the stealth build has the capability, from the vendor's minimum build on. */
+export function supportsInlineProxyAuth(binary: Pick<BrowserBinary, 'stealthBuildVersion'>, platform?: PlatformTag): boolean {
+  const version = binary.stealthBuildVersion;
+  if (!version) return false;
   let tag = platform;
   try {
     tag ??= resolvePlatform().tag;
@@ -35,7 +33,7 @@ export function supportsInlineProxyAuth(binary: Pick<BrowserBinary, 'engine' | '
     return false;
   }
   // compareVersions sorts newest first: <= 0 means "at least the minimum".
-  return compareVersions(binary.version, INLINE_AUTH_MIN_VERSION[tag]) <= 0;
+  return compareVersions(version, INLINE_AUTH_MIN_VERSION[tag]) <= 0;
 }
 
 export function proxyMode(spec: ProxySpec, inlineAuth: boolean): ProxyMode {

@@ -16,7 +16,7 @@ export const stealthBridgeInfo = defineLocalTool(
       engine: facts.config.browserEngine,
       upstream: { package: UPSTREAM_PACKAGE, version: UPSTREAM_VERSION, toolCount: facts.upstreamToolCount() ?? null },
       localTools: facts.localToolNames,
-      unsafeCodeAllowed: facts.config.allowUnsafeCode,
+      unsafeCodeAllowed: facts.config.allowUnsafeCode ?? facts.transport === 'stdio',
       session: {
         id: facts.id,
         headless: facts.config.headless,

@@ -1,0 +1,110 @@
+import { ConfigError } from './config-error.ts';
+import type { SettingKey } from './settings.ts';
+
+// Every flag of the upstream CLI (`@playwright/mcp` of package-lock), with what
+// it does here. test/upstream-flags.test.ts reads the live option list of the
+// upstream package and fails when a flag is added there and not here.
+//
+// - pass: the upstream's own resolver reads it (same name, syntax, meaning);
+// - ours: one of our settings has the same meaning; `value` maps the value;
+// - refuse: cannot be honoured by this server; the reason says why and what to use.
+//
+// `arity` tells the parser whether a value follows (`variadic` takes values up
+// to the next flag, like commander).
+export type Arity = 'none' | 'one' | 'variadic';
+export type Disposition =
+  | { kind: 'pass' }
+  | { kind: 'ours'; setting: SettingKey; value?: (raw: string) => string; also?: Partial<Record<SettingKey, string>> }
+  | { kind: 'refuse'; reason: string }
+  | { kind: 'accept'; note: string };
+
+export interface UpstreamFlag {
+  arity: Arity;
+  does: Disposition;
+}
+
+const pass: Disposition = { kind: 'pass' };
+const ATTACH =
+  'attaching to a browser you run (CDP or a Playwright server endpoint) is not available in this version: this server launches, isolates and owns one stealth browser per session. Fix: drop the flag (the server launches its own browser), or run the upstream @playwright/mcp for attach mode';
+const EXTENSION =
+  'extension connection mode attaches to your own running Chrome through the Playwright MCP Bridge extension, while this server launches and owns its browser. To load unpacked extensions into that browser, use --extension-paths with a persistent profile';
+
+export const UPSTREAM_FLAGS: Record<string, UpstreamFlag> = {
+  'allowed-hosts': { arity: 'variadic', does: { kind: 'ours', setting: 'httpAllowedHosts' } },
+  'allowed-origins': { arity: 'one', does: pass },
+  'allow-unrestricted-file-access': { arity: 'none', does: pass },
+  'blocked-origins': { arity: 'one', does: pass },
+  'block-service-workers': { arity: 'none', does: pass },
+  browser: { arity: 'one', does: pass },
+  caps: { arity: 'one', does: pass },
+  'cdp-endpoint': { arity: 'one', does: { kind: 'refuse', reason: ATTACH } },
+  'cdp-header': { arity: 'variadic', does: { kind: 'refuse', reason: ATTACH } },
+  'cdp-timeout': { arity: 'one', does: { kind: 'refuse', reason: ATTACH } },
+  codegen: { arity: 'one', does: pass },
+  config: { arity: 'one', does: pass },
+  'console-level': { arity: 'one', does: pass },
+  device: { arity: 'one', does: pass },
+  mobile: { arity: 'none', does: pass },
+  'executable-path': { arity: 'one', does: { kind: 'ours', setting: 'binaryPath' } },
+  extension: { arity: 'none', does: { kind: 'refuse', reason: EXTENSION } },
+  endpoint: { arity: 'one', does: { kind: 'refuse', reason: ATTACH } },
+  'file-paths': { arity: 'one', does: pass },
+  'grant-permissions': { arity: 'variadic', does: pass },
+  headless: { arity: 'none', does: { kind: 'ours', setting: 'headless' } },
+  host: { arity: 'one', does: { kind: 'ours', setting: 'httpHost', also: { transport: 'streamable-http' } } },
+  'idle-timeout': {
+    arity: 'one',
+    does: { kind: 'accept', note: 'the browser is not closed on idle here: over stdio it lives as long as the client, over HTTP a session ends after --http-session-idle-ttl-ms' },
+  },
+  'ignore-https-errors': { arity: 'none', does: pass },
+  'init-page': { arity: 'variadic', does: pass },
+  'init-script': { arity: 'variadic', does: pass },
+  isolated: { arity: 'none', does: pass },
+  'image-responses': { arity: 'one', does: pass },
+  'no-sandbox': { arity: 'none', does: { kind: 'ours', setting: 'noSandbox', value: () => 'true' } },
+  'no-webmcp': { arity: 'none', does: pass },
+  'output-dir': { arity: 'one', does: { kind: 'ours', setting: 'outputDir' } },
+  'output-max-size': { arity: 'one', does: pass },
+  port: { arity: 'one', does: { kind: 'ours', setting: 'httpPort', also: { transport: 'streamable-http' } } },
+  'profile-dir-name': { arity: 'one', does: { kind: 'refuse', reason: EXTENSION } },
+  'proxy-bypass': { arity: 'one', does: { kind: 'ours', setting: 'proxyBypass' } },
+  'proxy-server': { arity: 'one', does: { kind: 'ours', setting: 'proxyServer' } },
+  'remote-header': { arity: 'variadic', does: { kind: 'refuse', reason: ATTACH } },
+  sandbox: { arity: 'none', does: { kind: 'ours', setting: 'noSandbox', value: () => 'false' } },
+  'save-session': { arity: 'none', does: pass },
+  secrets: { arity: 'one', does: pass },
+  'shared-browser-context': {
+    arity: 'none',
+    does: { kind: 'accept', note: 'every session keeps its own browser here (its own fingerprint, proxy and crash domain); over stdio there is one client anyway' },
+  },
+  'snapshot-boxes': { arity: 'none', does: pass },
+  'snapshot-mode': { arity: 'one', does: pass },
+  'storage-state': { arity: 'one', does: pass },
+  'test-id-attribute': { arity: 'one', does: pass },
+  'timeout-action': { arity: 'one', does: pass },
+  'timeout-navigation': { arity: 'one', does: pass },
+  'timeout-settle': { arity: 'one', does: pass },
+  'user-agent': { arity: 'one', does: pass },
+  'user-data-dir': { arity: 'one', does: { kind: 'ours', setting: 'userDataDir' } },
+  'viewport-size': { arity: 'one', does: pass },
+  vision: { arity: 'none', does: pass },
+};
+
+// The capabilities the upstream knows (config.d.ts), plus its CLI alias `tracing`.
+export const UPSTREAM_CAPS = ['config', 'core', 'core-navigation', 'core-tabs', 'core-input', 'core-install', 'network', 'pdf', 'storage', 'testing', 'vision', 'devtools', 'tracing'];
+
+export function checkCaps(raw: string, origin: string): void {
+  for (const cap of raw.split(',').map((c) => c.trim()).filter(Boolean)) {
+    if (!UPSTREAM_CAPS.includes(cap))
+      throw new ConfigError(`${origin}: unknown capability "${cap}". Valid values: ${UPSTREAM_CAPS.join(', ')}. Fix: correct it, e.g. --caps vision,pdf,devtools.`);
+  }
+}
+
+export interface UpstreamFlagUse {
+  /** Tokens for the upstream's own parser (commander), in order. */
+  argv: string[];
+  /** Our settings given by upstream names (lower precedence than our own flags). */
+  settings: Partial<Record<SettingKey, string>>;
+  /** Accepted flags with a different effect here: said once at start (stderr). */
+  notes: string[];
+}

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { UPSTREAM_FLAGS } from '../src/config/upstream-flags.ts';
+import { useSite, useTempDir } from './helpers/fixtures.ts';
+import { httpClient } from './helpers/http-server.ts';
+import { connect, ROOT, runCli, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+
+interface CommanderOption {
+  long: string;
+  required: boolean;
+  optional: boolean;
+  variadic: boolean;
+}
+
+/** The live option list of the installed upstream CLI (its own commander definition). */
+function upstreamOptions(): CommanderOption[] {
+  const require = createRequire(path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'));
+  const { program } = require('playwright-core/lib/utilsBundle');
+  const { tools } = require('playwright-core/lib/coreBundle');
+  const command = new program.constructor();
+  tools.decorateMCPCommand(command, '0');
+  return command.options;
+}
+
+test('every flag of the installed @playwright/mcp is mapped or explained here, with the same value syntax', () => {
+  const live = upstreamOptions();
+  assert.ok(live.length >= 50, `the upstream lists ${live.length} flags`);
+  const missing = live.map((o) => o.long.slice(2)).filter((name) => !UPSTREAM_FLAGS[name]);
+  assert.deepEqual(missing, [], 'upstream flags this server neither maps nor explains (add them to src/config/upstream-flags.ts)');
+  for (const o of live) {
+    const arity = o.variadic ? 'variadic' : o.required || o.optional ? 'one' : 'none';
+    assert.equal(UPSTREAM_FLAGS[o.long.slice(2)]!.arity, arity, `--${o.long.slice(2)} takes ${arity}`);
+  }
+  const stale = Object.keys(UPSTREAM_FLAGS).filter((name) => !live.some((o) => o.long === `--${name}`));
+  assert.deepEqual(stale, [], 'flags listed here that the upstream no longer has');
+});
+
+describe('an MCP client launched with an upstream command line and config file', () => {
+  const site = useSite();
+  const dir = useTempDir('spm-upflags-');
+  let server: Connected;
+
+  before(async () => {
+    fs.writeFileSync(path.join(dir.path, 'init.js'), 'window.__initScriptRan = "yes";');
+    fs.writeFileSync(path.join(dir.path, 'config.json'), JSON.stringify({ timeouts: { action: 4000 }, browser: { contextOptions: { colorScheme: 'dark' } } }));
+    server = await connect(testEnv(path.join(dir.path, 'out')), [
+      '--browser', 'chromium', '--headless', '--isolated', '--no-sandbox',
+      '--caps', 'vision,pdf,devtools', '--viewport-size', '800x600', '--user-agent', 'UpstreamFlagsUA/1.0',
+      '--timeout-action=3000', '--ignore-https-errors', '--init-script', path.join(dir.path, 'init.js'),
+      '--snapshot-mode', 'full', '--console-level', 'info', '--config', path.join(dir.path, 'config.json'),
+    ]);
+  });
+  after(async () => {
+    await server?.client.close();
+    await server?.transport.exit;
+  });
+
+  test('the capabilities are on, and the viewport, user agent, init script and config file reach the page', async () => {
+    const tools = (await server.client.listTools()).tools.map((t) => t.name);
+    for (const name of ['browser_mouse_click_xy', 'browser_pdf_save', 'browser_start_tracing']) assert.ok(tools.includes(name), `${name} in ${tools.join(',')}`);
+    await server.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/` } });
+    const probe = textOf(await server.client.callTool({
+      name: 'browser_evaluate',
+      arguments: { function: '() => [innerWidth, innerHeight, navigator.userAgent, window.__initScriptRan, matchMedia("(prefers-color-scheme: dark)").matches].join("|")' },
+    }));
+    assert.match(probe, /800\|600\|UpstreamFlagsUA\/1\.0\|yes\|true/);
+    assert.deepEqual(server.transport.nonJsonLines, []);
+  });
+});
+
+describe('upstream flags: bad input exits 2 with the fix, nothing starts', () => {
+  const dir = useTempDir('spm-upflags-bad-');
+  const cases: [string[], RegExp][] = [
+    [['--caps', 'vison'], /unknown capability "vison".*Valid values: .*vision/],
+    [['--brwoser', 'chromium'], /Unknown flag --brwoser\. Did you mean --browser\?/],
+    [['--browser', 'firefox'], /selects firefox, but this server drives Chromium builds only/],
+    [['--cdp-endpoint', 'http://127.0.0.1:9222'], /--cdp-endpoint is a Playwright MCP flag this server cannot honour: attaching/],
+    [['--codegen', 'cobol'], /cobol.*Fix: correct the flag/],
+    [['--viewport-size', 'big'], /viewport.*Fix: correct the flag/i],
+    [['--headless=1', '--mobile=yes'], /--mobile takes no value/],
+  ];
+  for (const [args, message] of cases) {
+    test(args.join(' '), async () => {
+      const result = await runCli(args, testEnv(dir.path));
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, message);
+      assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+    });
+  }
+  test('a malformed config file names the file and the problem', async () => {
+    const file = path.join(dir.path, 'broken.json');
+    fs.writeFileSync(file, '{ "browser": { "launchOptions": ');
+    const result = await runCli(['--config', file], testEnv(dir.path));
+    assert.equal(result.code, 2, result.stderr);
+    assert.ok(result.stderr.includes('broken.json'), result.stderr);
+  });
+});
+
+test('--port and --host start the Streamable HTTP transport, as the upstream does', async () => {
+  const free = await new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+  const [command, base] = serverCommand();
+  const child = spawn(command, [...base, '--port', String(free), '--host', '127.0.0.1'], { env: testEnv(fs.mkdtempSync('/tmp/spm-port-')), stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (c: Buffer) => resolve(c.toString().split('\n')[0]!.trim()));
+      child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+    });
+    assert.equal(url, `http://127.0.0.1:${free}/mcp`);
+    const { client } = await httpClient(url);
+    assert.ok((await client.listTools()).tools.length > 20);
+    await client.close();
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
