@@ -18,7 +18,8 @@ let site: Site;
 before(async () => (site = await startSite()));
 after(async () => await site?.close());
 
-const HTTP = ['--transport', 'streamable-http', '--http-port', '0'];
+// Without the warm pool: these tests count each session's browsers.
+const HTTP = ['--transport', 'streamable-http', '--http-port', '0', '--http-prewarm', '0'];
 
 test('headless-only sessions never start Xvfb; health is healthy without a display', async () => {
   const launcher = startLauncher(HTTP);

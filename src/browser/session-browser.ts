@@ -28,6 +28,9 @@ export class SessionBrowser {
   /** Set for a persistent profile: closing it (not the browser) flushes cookies and storage. */
   #persistent: BrowserContext | undefined;
   #closed = false;
+  #goneListeners = new Set<() => void>();
+  /** Launched ahead of its session (stdio handshake or the HTTP warm pool). */
+  #warm = false;
   /** Whether the in-page console recorder runs (decided at launch, from the build's behaviour). */
   #consoleFallbackActive: boolean | null = null;
 
@@ -47,6 +50,27 @@ export class SessionBrowser {
     return this.#pending;
   }
 
+  /** Starts the launch now; a failure is reported again by the first context() call. */
+  prelaunch(): void {
+    this.#warm = true;
+    this.context().catch((error: unknown) => this.#log.debug(`browser prelaunch failed (the first tool call will report it): ${(error as Error).message.split('\n')[0]}`));
+  }
+
+  /** Called when the current browser exits; returns an unsubscribe function. */
+  onGone(listener: () => void): () => void {
+    this.#goneListeners.add(listener);
+    return () => this.#goneListeners.delete(listener);
+  }
+
+  get plan(): LaunchPlan {
+    return this.#plan;
+  }
+
+  /** This browser was launched for the pool; the session that takes it must not relabel it. */
+  markWarm(): void {
+    this.#warm = true;
+  }
+
   get running(): boolean {
     return this.#browser?.isConnected() ?? false;
   }
@@ -63,6 +87,7 @@ export class SessionBrowser {
       sandbox: plan.launch.chromiumSandbox === true,
       consoleFallback: plan.consoleFallback,
       consoleFallbackActive: this.#consoleFallbackActive,
+      prelaunched: this.#warm,
       // With the session's own switches; an inline proxy's credentials masked.
       args: mergeArgs(plan.launch.args ?? [], plan.extras?.args ?? []).map((arg) => maskCredentialsIn(arg)),
     };
@@ -100,6 +125,7 @@ export class SessionBrowser {
     this.#browser = browser;
     browser.on('disconnected', () => {
       this.#hooks.onBrowserGone?.();
+      for (const listener of this.#goneListeners) listener();
       if (this.#browser === browser) {
         this.#browser = undefined;
         this.#persistent = undefined;

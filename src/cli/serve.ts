@@ -28,7 +28,8 @@ export default defineCommand({
     const { BridgeSession } = await import('../session/bridge-session.ts');
     if (config.transport === 'streamable-http') {
       const { serveHttp } = await import('../transport/http/http-server.ts');
-      await serveHttp({ config, log, createSession: (overrides) => new BridgeSession({ config, overrides, upstreamConfig, binary, log, cdpPool }) });
+      const pool = await (await import('../session/warm-pool-setup.ts')).warmPool({ config, upstreamConfig, binary, log });
+      await serveHttp({ config, log, pool, createSession: (overrides) => new BridgeSession({ config, overrides, upstreamConfig, binary, log, cdpPool, pool }) });
       return;
     }
     const { serveStdio } = await import('../transport/stdio.ts');

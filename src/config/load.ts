@@ -18,6 +18,7 @@ export function loadConfig(flags: Partial<Record<SettingKey, string>>, env: Env)
       : [s.default, `the default of ${s.env}`];
     config[key] = raw === undefined ? undefined : parseSetting(s, raw, source);
   }
+  checkTogether(config as Config);
   return config as Config;
 }
 
@@ -45,4 +46,12 @@ export function unknownOwnEnv(env: Env): string[] {
       const hint = closest(name, known);
       return `${name} is not a setting of this server${hint ? ` (did you mean ${hint}?)` : ''}; it is ignored.`;
     });
+}
+
+/** Rules that tie two settings together. */
+function checkTogether(config: Config): void {
+  if (config.httpPrewarm > config.httpSessionMax)
+    throw new ConfigError(
+      `--http-prewarm (${settings.httpPrewarm.env}) is ${config.httpPrewarm}, more than --http-session-max (${config.httpSessionMax}): warm browsers are sessions-to-be and count against the cap. Fix: lower --http-prewarm or raise --http-session-max.`,
+    );
 }

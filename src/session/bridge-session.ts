@@ -32,6 +32,7 @@ import type { SessionOverrides } from './session-overrides.ts';
 import { Activity } from './activity.ts';
 import { SessionRefused } from './session-refused.ts';
 import { setUpSession, type SessionSetup } from './session-setup.ts';
+import type { WarmPool } from './warm-pool.ts';
 import { connectUpstream } from './upstream-link.ts';
 
 /** Where the upstream CLI writes when no output dir is given (context.ts outputDir()). */
@@ -64,6 +65,14 @@ export interface SessionOptions {
   upstreamConfig: UpstreamConfig;
   binary: BrowserBinary;
   log: Logger;
+  /** HTTP: browsers launched ahead; a session with the default launch profile takes one. */
+  pool?: WarmPool;
+}
+
+/** A session whose browser a warm pool browser can be: the process defaults, nothing of its own. */
+export function takesDefaultLaunch(config: Config, overrides: SessionOverrides = {}): boolean {
+  const own = Object.values(overrides).some((value) => value !== undefined);
+  return !own && !config.userDataDir && !config.extensionPaths?.length && !config.geoipProxyMatch && !config.cdpEnabled && !config.proxyServer;
 }
 
 /**
@@ -102,14 +111,24 @@ export class BridgeSession {
     const upstreamDir = options.upstreamConfig.outputDir;
     this.#ownOutputDir = this.#config.transport !== 'stdio';
     this.outputDir = this.#ownOutputDir ? path.join(upstreamDir ?? this.#config.outputDir, this.id) : (upstreamDir ?? upstreamDefaultOutputDir());
-    this.#plan = launchPlan(this.#config, withContextOptions(options.upstreamConfig, this.#config.contextOptions), options.binary);
-    this.browser = new SessionBrowser(this.#plan, options.log.withTag(this.id.slice(0, 8)), {
-      extraArgs: async () => [...(this.#cdp ? await this.#cdp.launchArgs() : []), ...instanceLaunchArgs()],
-      onBrowserGone: () => this.#cdp?.browserGone(),
-    });
+    const warm = options.pool && takesDefaultLaunch(options.config, options.overrides) ? options.pool.take() : undefined;
+    if (warm) {
+      this.browser = warm;
+      this.#plan = warm.plan;
+    } else {
+      this.#plan = launchPlan(this.#config, withContextOptions(options.upstreamConfig, this.#config.contextOptions), options.binary);
+      this.browser = new SessionBrowser(this.#plan, options.log.withTag(this.id.slice(0, 8)), {
+        extraArgs: async () => [...(this.#cdp ? await this.#cdp.launchArgs() : []), ...instanceLaunchArgs()],
+        onBrowserGone: () => this.#cdp?.browserGone(),
+      });
+    }
     this.server = new Server(SERVER_INFO, SERVER_OPTIONS);
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.#listTools() }));
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#callTool(request.params, extra));
+  }
+
+  get prelaunchOnStart(): boolean {
+    return this.#config.browserPrelaunch;
   }
 
   /** Connects the upstream; call before connecting `server` to a transport. */
@@ -216,6 +235,7 @@ export class BridgeSession {
       browserRunning: () => this.browser.running,
       browserProfile: () => this.browser.profile,
       cdp: () => this.#cdp?.info() ?? { enabled: false },
+      pool: () => (this.#options.pool ? { ...this.#options.pool.info() } : null),
       identity: () => ({
         ...this.#setup?.info,
         contextOptions: this.#config.contextOptions ? describeContextOptions(this.#config.contextOptions) : null,

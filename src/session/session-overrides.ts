@@ -55,15 +55,25 @@ const metaSchema = v.strictObject(Object.fromEntries(Object.entries(fields).map(
 
 /**
  * Reads per-session settings from initialize `_meta` and, for clients that
- * cannot set `_meta`, from request headers. `_meta` wins over a header.
+ * cannot set `_meta`, from request headers. The fields may sit under
+ * `_meta["stealth-playwright-mcp/session"]` or flat at the top of `_meta`
+ * (`cdpEnabled`, `headless`, ...); the namespaced value wins, a flat one wins
+ * over a header. Other top-level `_meta` keys belong to other software and are ignored.
  */
-export function readSessionOverrides(meta: unknown, headers: Record<string, string | string[] | undefined>): SessionOverrides {
+export function readSessionOverrides(allMeta: Record<string, unknown> | undefined, headers: Record<string, string | string[] | undefined>): SessionOverrides {
+  const meta = allMeta?.[SESSION_META_KEY];
   const out: Record<string, unknown> = {};
   for (const [field, f] of Object.entries(fields)) {
     const raw = headers[headerName(field)];
     if (raw === undefined) continue;
     const result = v.safeParse(f.header, Array.isArray(raw) ? raw.join(',') : raw);
     if (!result.success) throw failure(`header ${headerName(field)}`, result.issues);
+    out[field] = result.output;
+  }
+  for (const [field, f] of Object.entries(fields)) {
+    if (allMeta?.[field] === undefined) continue;
+    const result = v.safeParse(f.meta, allMeta[field]);
+    if (!result.success) throw failure(`_meta.${field}`, result.issues);
     out[field] = result.output;
   }
   if (meta !== undefined) {

@@ -18,7 +18,9 @@ export interface HttpServer {
 /** Starts the server in HTTP mode on a free port; resolves once it prints its URL. */
 export async function startHttpServer(env: Record<string, string>, args: string[] = []): Promise<HttpServer> {
   const [command, baseArgs] = serverCommand();
-  const child = spawn(command, [...baseArgs, '--transport', 'streamable-http', '--http-port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Suites that count a session's browsers start without the warm pool (test/warm-start.test.ts covers it).
+  const pool = args.includes('--http-prewarm') || env.STEALTH_PLAYWRIGHT_MCP_HTTP_PREWARM ? [] : ['--http-prewarm', '0'];
+  const child = spawn(command, [...baseArgs, '--transport', 'streamable-http', '--http-port', '0', ...pool, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   let stdout = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));

@@ -81,6 +81,14 @@ export const browserSettings = {
     help: 'Stealth engine: pass the build its fingerprint flags (a seed per session, platform, timezone/locale)',
     section: 'browser',
   }),
+  browserPrelaunch: setting({
+    flag: 'browser-prelaunch',
+    env: 'STEALTH_PLAYWRIGHT_MCP_BROWSER_PRELAUNCH',
+    kind: boolean,
+    default: 'true',
+    help: 'stdio: launch the browser while the client handshakes, so the first browser tool finds it ready; false = launch on the first browser tool',
+    section: 'browser',
+  }),
   consoleFallback: setting({
     flag: 'console-fallback',
     env: 'STEALTH_PLAYWRIGHT_MCP_CONSOLE_FALLBACK',

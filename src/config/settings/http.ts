@@ -27,6 +27,14 @@ export const httpSettings = {
     help: 'Port to listen on (0 picks a free one)',
     section: 'http',
   }),
+  httpPrewarm: setting({
+    flag: 'http-prewarm',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_PREWARM',
+    kind: integer(0, 64),
+    default: '1',
+    help: 'Browsers kept launched for new sessions with the default launch profile (each with its own fingerprint seed, never reused); they count against --http-session-max in memory planning; 0 = off',
+    section: 'http',
+  }),
   httpEndpoint: setting({
     flag: 'http-endpoint',
     env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_ENDPOINT',

@@ -16,6 +16,8 @@ export interface SessionFacts {
   browserProfile(): Record<string, unknown>;
   /** The session's CDP URL and port, or `{enabled: false}`. */
   cdp(): Record<string, unknown>;
+  /** The HTTP warm pool (size, ready, launching, taken), or null without one. */
+  pool?(): Record<string, unknown> | null;
   /** Proxy (masked), GeoIP match, profile, extensions and context options of the session. */
   identity?(): Record<string, unknown>;
 }

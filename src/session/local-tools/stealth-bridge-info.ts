@@ -26,6 +26,7 @@ export const stealthBridgeInfo = defineLocalTool(
         ...facts.identity?.(),
       },
       cdp: facts.cdp(),
+      warmPool: facts.pool?.() ?? null,
     };
   },
 );

@@ -8,6 +8,7 @@ import type { Logger } from '../../log.ts';
 import type { BridgeSession } from '../../session/bridge-session.ts';
 import type { SessionOverrides } from '../../session/session-overrides.ts';
 import { SessionRegistry } from '../../session/session-registry.ts';
+import type { WarmPool } from '../../session/warm-pool.ts';
 import { onShutdown } from '../shutdown.ts';
 import { assertSafeExposure } from './exposure.ts';
 import { bearerMatches, isLoopbackHost, originProblem, type OriginPolicy } from './guards.ts';
@@ -20,6 +21,7 @@ export interface HttpServerOptions {
   config: Config;
   log: Logger;
   createSession(overrides: SessionOverrides): BridgeSession;
+  pool?: WarmPool;
 }
 
 export interface RunningHttpServer {
@@ -28,7 +30,7 @@ export interface RunningHttpServer {
 }
 
 /** Streamable HTTP: many clients, one session (and browser) per initialize. */
-export async function serveHttp({ config, log, createSession }: HttpServerOptions): Promise<RunningHttpServer> {
+export async function serveHttp({ config, log, createSession, pool }: HttpServerOptions): Promise<RunningHttpServer> {
   assertSafeExposure(config, log);
   const tls = tlsOptions(config);
   const registry = new SessionRegistry<StreamableHTTPServerTransport>({ max: config.httpSessionMax, idleTtlMs: config.httpSessionIdleTtlMs }, log);
@@ -53,7 +55,7 @@ export async function serveHttp({ config, log, createSession }: HttpServerOption
     }
     if (!isProbe) return endpoint(req, res, note);
     if (req.method !== 'GET') return sendJson(res, 405, { status: 'method_not_allowed' }, { allow: 'GET' });
-    return answerProbe(path, res, registry, startedAt, config.logLevel === 'debug' || config.logLevel === 'trace');
+    return answerProbe(path, res, registry, startedAt, config.logLevel === 'debug' || config.logLevel === 'trace', pool?.info());
   }
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -81,6 +83,7 @@ export async function serveHttp({ config, log, createSession }: HttpServerOption
     server.listen(config.httpPort, config.httpHost, resolve);
   });
   registry.startSweeping();
+  pool?.fill();
 
   const { port } = server.address() as AddressInfo;
   const host = config.httpHost.includes(':') ? `[${config.httpHost}]` : config.httpHost;
@@ -91,7 +94,7 @@ export async function serveHttp({ config, log, createSession }: HttpServerOption
 
   const close = async () => {
     // Draining first keeps /readyz answering 503 while sessions close.
-    await registry.drain();
+    await Promise.all([registry.drain(), pool?.close()]);
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

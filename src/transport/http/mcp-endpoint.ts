@@ -3,7 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../log.ts';
 import type { BridgeSession } from '../../session/bridge-session.ts';
-import { readSessionOverrides, SESSION_META_KEY, SessionOverridesError, type SessionOverrides } from '../../session/session-overrides.ts';
+import { readSessionOverrides, SessionOverridesError, type SessionOverrides } from '../../session/session-overrides.ts';
 import type { SessionRegistry } from '../../session/session-registry.ts';
 import { SessionRefused } from '../../session/session-refused.ts';
 import { BodyTooLarge, readBody } from './body.ts';
@@ -33,7 +33,7 @@ export function mcpEndpoint(options: EndpointOptions) {
   async function initialize(req: IncomingMessage, res: ServerResponse, message: InitializeMessage, note: (id: string) => void) {
     let overrides: SessionOverrides;
     try {
-      overrides = readSessionOverrides(message.params?._meta?.[SESSION_META_KEY], req.headers);
+      overrides = readSessionOverrides(message.params?._meta, req.headers);
     } catch (error) {
       if (!(error instanceof SessionOverridesError)) throw error;
       return sendRpcError(res, 400, RPC.invalidParams, error.message, {}, message.id);

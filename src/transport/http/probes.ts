@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { WarmPoolInfo } from '../../session/warm-pool.ts';
 import { PACKAGE_VERSION } from '../../package-info.ts';
 import type { SessionRegistry } from '../../session/session-registry.ts';
 import { sendJson } from './replies.ts';
@@ -6,7 +7,7 @@ import { sendJson } from './replies.ts';
 export const PROBE_PATHS = ['/healthz', '/readyz'] as const;
 
 /** /healthz: the process serves. /readyz: a new session would be accepted now. */
-export function answerProbe(path: string, res: ServerResponse, registry: SessionRegistry<unknown>, startedAt: number, debug = false): void {
+export function answerProbe(path: string, res: ServerResponse, registry: SessionRegistry<unknown>, startedAt: number, debug = false, pool?: WarmPoolInfo): void {
   const uptimeMs = Date.now() - startedAt;
   if (path === '/healthz') return sendJson(res, 200, { status: 'ok', version: PACKAGE_VERSION, uptimeMs, ...(debug ? { memory: memoryFigures() } : {}) });
   registry.sweep();
@@ -16,6 +17,7 @@ export function answerProbe(path: string, res: ServerResponse, registry: Session
     version: PACKAGE_VERSION,
     uptimeMs,
     sessions: { active: registry.active, pending: registry.pending, max: registry.limits.max },
+    ...(pool ? { warmPool: pool } : {}),
   });
 }
 

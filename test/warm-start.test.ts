@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { useTempDir } from './helpers/fixtures.ts';
+import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
+import { commandLine, isAlive, waitFor } from './helpers/processes.ts';
+import { connect, runCli, testEnv } from './helpers/server.ts';
+
+type Info = { session: { browserRunning: boolean; launch: { prelaunched: boolean; seed: number } }; warmPool: { size: number; ready: number; launching: number; taken: number } | null };
+
+async function readyz(server: HttpServer) {
+  return (await (await fetch(server.url.replace(/\/mcp$/, '/readyz'))).json()) as { warmPool?: { ready: number; taken: number; launching: number } };
+}
+
+async function poolReady(server: HttpServer, ready: number, timeoutMs = 20_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await readyz(server)).warmPool?.ready === ready) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+const info = async (client: { callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<unknown> }) =>
+  ((await client.callTool({ name: 'stealth_bridge_info', arguments: {} })) as { structuredContent: Info }).structuredContent;
+
+/** Top-level browser processes of the server (direct children running Chromium). */
+function browserRoots(server: HttpServer): number[] {
+  return server.browsers().filter((pid) => commandLine(pid).includes('--remote-debugging-pipe') && !commandLine(pid).includes('--type='));
+}
+
+describe('HTTP warm pool (--http-prewarm)', () => {
+  const output = useTempDir('spm-warm-');
+  let server: HttpServer;
+
+  before(async () => {
+    server = await startHttpServer(testEnv(output.path), ['--http-prewarm', '2']);
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  test('the pool fills before any client comes, and /readyz shows it', async () => {
+    assert.ok(await poolReady(server, 2), 'two browsers launched ahead');
+    assert.equal(browserRoots(server).length, 2);
+  });
+
+  test('a default session takes a warm browser (its own seed), the pool refills; a session with its own settings launches its own', async () => {
+    const seeds: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      assert.ok(await poolReady(server, 2));
+      const { client, transport } = await httpClient(server.url);
+      const facts = await info(client);
+      assert.equal(facts.session.browserRunning, true, 'running before the first browser tool');
+      assert.equal(facts.session.launch.prelaunched, true);
+      seeds.push(facts.session.launch.seed);
+      await transport.terminateSession();
+      await client.close();
+      // Never reused: the refill is a new browser.
+      assert.ok(await poolReady(server, 2), 'the pool refilled to 2');
+    }
+    assert.equal(new Set(seeds).size, 3, `a fresh fingerprint seed each time: ${seeds}`);
+    const custom = await httpClient(server.url, { headers: { 'X-Stealth-Session-Headless': 'true' } });
+    const own = await info(custom.client);
+    assert.equal(own.session.launch.prelaunched, false, 'a session with its own settings gets its own browser');
+    assert.equal(own.warmPool!.taken, 3);
+    await custom.transport.terminateSession();
+    await custom.client.close();
+  });
+
+  test('a warm browser that dies is replaced without any session noticing', async () => {
+    assert.ok(await poolReady(server, 2));
+    const [victim] = browserRoots(server);
+    process.kill(victim!, 'SIGKILL');
+    assert.ok(await waitFor(() => !isAlive(victim!), 5000));
+    assert.ok(await poolReady(server, 2), 'replaced');
+    assert.ok(!browserRoots(server).includes(victim!));
+    const { client, transport } = await httpClient(server.url);
+    const nav = await client.callTool({ name: 'browser_navigate', arguments: { url: 'data:text/html,<title>after</title>' } });
+    assert.ok(!nav.isError);
+    await transport.terminateSession();
+    await client.close();
+  });
+
+  test('shutdown takes the pool browsers with it', async () => {
+    const before = server.browsers();
+    assert.ok(before.length > 0);
+    await server.stop();
+    assert.ok(await waitFor(() => before.every((pid) => !isAlive(pid)), 5000), `left: ${before.filter(isAlive)}`);
+  });
+});
+
+describe('stdio: the browser launches while the client handshakes', () => {
+  const output = useTempDir('spm-prelaunch-');
+  for (const [label, args, expected] of [
+    ['by default', [], true],
+    ['not with --browser-prelaunch=false', ['--browser-prelaunch=false'], false],
+  ] as const) {
+    test(label, async () => {
+      const server = await connect(testEnv(output.path), [...args]);
+      await server.client.listTools();
+      const running = async () => (await info(server.client)).session.browserRunning;
+      if (expected) {
+        const deadline = Date.now() + 15_000;
+        while (!(await running()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      } else await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(await running(), expected);
+      await server.client.close();
+      await server.transport.exit;
+    });
+  }
+});
+
+test('bad --http-prewarm values are refused with the reason', async () => {
+  const dir = '/tmp';
+  const tooMany = await runCli(['--transport', 'streamable-http', '--http-prewarm', '8', '--http-session-max', '4'], testEnv(dir));
+  assert.equal(tooMany.code, 2);
+  assert.match(tooMany.stderr, /--http-prewarm .* is 8, more than --http-session-max \(4\).*Fix:/);
+  const negative = await runCli(['--http-prewarm', '-1'], testEnv(dir));
+  assert.equal(negative.code, 2);
+  assert.match(negative.stderr, /--http-prewarm/);
+});
