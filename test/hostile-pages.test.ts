@@ -13,6 +13,8 @@ import { connectUpstream } from './helpers/upstream-cli.ts';
 // upstream's own call deadline (30 s) plus a margin, the result must say what
 // happened as the upstream's does, and the session must stay usable.
 const CALL_BOUND_MS = 35_000;
+// The same upstream timeouts on every side: a navigation may take 20 s, a call 30 s (the upstream's own).
+const TIMEOUTS = ['--timeout-navigation', '20000'];
 
 interface Step {
   name: string;
@@ -43,7 +45,15 @@ class Driver {
 
   async call(name: string, args: Record<string, unknown> = {}): Promise<string> {
     const started = Date.now();
-    const result = await this.client.callTool({ name, arguments: args }, undefined, { timeout: CALL_BOUND_MS + 10_000 });
+    let result: Record<string, unknown>;
+    try {
+      result = await this.client.callTool({ name, arguments: args }, undefined, { timeout: CALL_BOUND_MS + 10_000 });
+    } catch (error) {
+      // Only the upstream has been seen here (a navigate racing an accepted beforeunload).
+      this.slow.push(`${name} ${JSON.stringify(args)} got no answer: ${(error as Error).message}`);
+      this.shapes.push(`${name} no answer`);
+      return '';
+    }
     const ms = Date.now() - started;
     if (ms > CALL_BOUND_MS) this.slow.push(`${name} took ${ms} ms`);
     this.shapes.push(shape(name, result));
@@ -131,18 +141,20 @@ describe('hostile pages: every tool call returns, says what happened as upstream
   });
 
   const targets: [string, () => Promise<Connected>][] = [
-    ['upstream CLI', () => connectUpstream(`${output.path}/upstream`)],
-    ['ours, default engine (--binary-path Debian Chromium)', () => connect(testEnv(`${output.path}/ours`))],
-    ['ours, --browser-engine playwright', () => connect(testEnv(`${output.path}/ours-pw`, { STEALTH_BINARY_PATH: '' }), ['--browser-engine', 'playwright'])],
+    ['upstream CLI', () => connectUpstream(`${output.path}/upstream`, TIMEOUTS)],
+    ['ours, default engine (--binary-path Debian Chromium)', () => connect(testEnv(`${output.path}/ours`), TIMEOUTS)],
+    ['ours, --browser-engine playwright', () => connect(testEnv(`${output.path}/ours-pw`, { STEALTH_BINARY_PATH: '' }), ['--browser-engine', 'playwright', ...TIMEOUTS])],
   ];
   for (const [label, start] of targets) {
-    test(`${label}: the whole corpus`, { timeout: 240_000 }, async () => {
+    test(`${label}: the whole corpus`, { timeout: 300_000 }, async (t) => {
       const server = await start();
       servers.push(server);
       const drivers = await runAll(server.client, site);
       results.set(label, drivers);
       const slow = [...drivers.values()].flatMap((d) => d.slow);
-      assert.deepEqual(slow, [], 'every call came back within its bound');
+      // The upstream is the yardstick, not the subject: its stuck calls are reported, ours fail the test.
+      if (label.startsWith('upstream')) for (const line of slow) t.diagnostic(`upstream CLI: ${line}`);
+      else assert.deepEqual(slow, [], 'every call came back within its bound');
       const browsers = descendants(server.transport.pid).filter((pid) => /chrom/i.test(commandLine(pid)));
       await server.client.close();
       await server.transport.exit;

@@ -1,6 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type LaunchOptions } from 'playwright-core';
 import { ensureDisplay } from '../container/ensure-display.ts';
 import type { Logger } from '../log.ts';
+import { metrics } from '../metrics/metrics.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
 import { consoleReachesDriver, enableConsoleFallback } from './console-fallback.ts';
 import { closeUnresponsivePages } from './hang-recovery.ts';
@@ -123,10 +124,13 @@ export class SessionBrowser {
       this.#persistent = persistent;
     } else browser = await chromium.launch(options);
     this.#browser = browser;
+    metrics.browserLaunches.inc();
     browser.on('disconnected', () => {
       this.#hooks.onBrowserGone?.();
       for (const listener of this.#goneListeners) listener();
+      // Still the current browser: nobody of ours asked it to close.
       if (this.#browser === browser) {
+        if (!this.#closed) metrics.browserCrashes.inc();
         this.#browser = undefined;
         this.#persistent = undefined;
         this.#pending = undefined;

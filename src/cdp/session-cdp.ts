@@ -1,3 +1,4 @@
+import { metrics } from '../metrics/metrics.ts';
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import type { Logger } from '../log.ts';
@@ -67,6 +68,7 @@ export class SessionCdp {
       options.log,
     );
     const { port } = await options.pool.lease(server);
+    metrics.cdpLeases.inc();
     cdp = new SessionCdp(options, server, dropAll, port);
     return cdp;
   }

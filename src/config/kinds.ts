@@ -81,12 +81,12 @@ export const commaList: Kind<string[]> = {
 };
 
 export const urlPath: Kind<string> = {
-  accepts: 'a URL path starting with / (not /healthz or /readyz, which are the probes)',
+  accepts: 'a URL path starting with / (not /healthz, /readyz or /metrics)',
   schema: v.pipe(
     v.string(),
     v.trim(),
     v.regex(/^\/[A-Za-z0-9._~\-/]*$/),
-    v.check((p) => p !== '/healthz' && p !== '/readyz'),
+    v.check((p) => p !== '/healthz' && p !== '/readyz' && p !== '/metrics'),
   ),
 };
 
@@ -102,4 +102,10 @@ export const portRange: Kind<{ first: number; last: number }> = {
     }),
     v.check(({ first, last }) => first >= 1024 && last <= 65535 && first <= last),
   ),
+};
+
+// Safe in a header, a log line and an HAProxy rule; a Kubernetes pod name fits.
+export const replicaId: Kind<string> = {
+  accepts: '1-63 letters, digits, _ and - (a pod name fits)',
+  schema: v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9_-]{1,63}$/)),
 };

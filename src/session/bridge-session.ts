@@ -11,6 +11,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   ToolListChangedNotificationSchema,
+  type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { BrowserBinary } from '../browser/binary.ts';
@@ -23,7 +24,7 @@ import type { Config } from '../config/settings.ts';
 import type { UpstreamConfig } from '../config/upstream.ts';
 import { describeContextOptions, withContextOptions } from '../browser/context-options.ts';
 import type { Logger } from '../log.ts';
-import { forwardToolCall } from './forward-call.ts';
+import { callDeadlineMs, forwardToolCall } from './forward-call.ts';
 import { localTools } from './local-tools/index.ts';
 import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
 import { isHidden, UNSAFE_CODE_TOOL, visibleUpstreamTools } from './tool-policy.ts';
@@ -31,6 +32,7 @@ import { SERVER_INFO, SERVER_OPTIONS } from './server-identity.ts';
 import type { SessionOverrides } from './session-overrides.ts';
 import { Activity } from './activity.ts';
 import { SessionRefused } from './session-refused.ts';
+import { metrics, observeToolCall } from '../metrics/metrics.ts';
 import { setUpSession, type SessionSetup } from './session-setup.ts';
 import type { WarmPool } from './warm-pool.ts';
 import { connectUpstream } from './upstream-link.ts';
@@ -56,6 +58,8 @@ function textOf(result: { content?: unknown[] }): string {
   return (result.content ?? []).map((c) => ((c as { type?: string }).type === 'text' ? (c as { text: string }).text : '')).join('\n');
 }
 
+type ToolCallParams = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
+
 export interface SessionOptions {
   config: Config;
   /** Per-session choices of the client (HTTP initialize metadata or headers). */
@@ -80,7 +84,8 @@ export function takesDefaultLaunch(config: Config, overrides: SessionOverrides =
  * server, with the browser launched and owned here.
  */
 export class BridgeSession {
-  readonly id = randomUUID();
+  /** `<replica>.<uuid>` behind a gateway (--http-replica-id), else a UUID. */
+  readonly id: string;
   readonly server: Server;
   readonly browser: SessionBrowser;
   readonly outputDir: string;
@@ -99,6 +104,8 @@ export class BridgeSession {
 
   constructor(options: SessionOptions) {
     this.#options = options;
+    const uuid = randomUUID();
+    this.id = options.config.httpReplicaId ? `${options.config.httpReplicaId}.${uuid}` : uuid;
     // A session's proxy replaces the process one; its context options merge over them.
     const { proxy, profile: _profile, contextOptions, ...overrides } = options.overrides ?? {};
     this.#config = {
@@ -117,7 +124,7 @@ export class BridgeSession {
       this.#plan = warm.plan;
     } else {
       this.#plan = launchPlan(this.#config, withContextOptions(options.upstreamConfig, this.#config.contextOptions), options.binary);
-      this.browser = new SessionBrowser(this.#plan, options.log.withTag(this.id.slice(0, 8)), {
+      this.browser = new SessionBrowser(this.#plan, options.log.withTag(uuid.slice(0, 8)), {
         extraArgs: async () => [...(this.#cdp ? await this.#cdp.launchArgs() : []), ...instanceLaunchArgs()],
         onBrowserGone: () => this.#cdp?.browserGone(),
       });
@@ -173,13 +180,33 @@ export class BridgeSession {
     return [...visibleUpstreamTools(tools, this.#unsafeCodeAllowed), ...[...localTools.values()].map((t) => t.schema)];
   }
 
-  async #callTool(params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } }, extra: Parameters<typeof forwardToolCall>[2]) {
+  async #callTool(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]) {
+    const started = performance.now();
+    try {
+      const result = await this.#dispatch(params, extra);
+      observeToolCall(this.#toolLabel(params.name, result), started, result.isError === true);
+      return result;
+    } catch (error) {
+      observeToolCall(this.#toolLabel(params.name), started, true);
+      throw error;
+    }
+  }
+
+  // Label values must stay a small set: a name the server does not offer is `unknown`.
+  #toolLabel(name: string, result?: { isError?: boolean; content?: unknown[] }): string {
+    if (localTools.has(name)) return name;
+    if (!/^browser_[a-z_]{1,40}$/.test(name)) return 'unknown';
+    if (result?.isError && /Tool "[^"]*" not found/.test(textOf(result))) return 'unknown';
+    return name;
+  }
+
+  async #dispatch(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]): Promise<CallToolResult> {
     const local = localTools.get(params.name);
     if (local) return jsonResult(local.run(this.#facts()));
     if (isHidden(params.name, this.#unsafeCodeAllowed))
       throw new McpError(ErrorCode.InvalidParams, `Tool ${UNSAFE_CODE_TOOL} is disabled on this server: it runs code inside the server process. The operator can enable it with --allow-unsafe-code.`);
     const wasRunning = this.browser.running;
-    let result = await forwardToolCall(this.#requireUpstream(), params, extra);
+    let result = await forwardToolCall(this.#requireUpstream(), params, extra, this.#deadline(params));
     if (result.isError && wasRunning && !this.browser.running && params.name !== 'browser_close' && !extra.signal.aborted) {
       result = await this.#retryAfterBrowserLoss(params, extra);
     }
@@ -200,9 +227,14 @@ export class BridgeSession {
    */
   async #retryAfterBrowserLoss(params: Parameters<typeof forwardToolCall>[1], extra: Parameters<typeof forwardToolCall>[2]) {
     this.#options.log.warn(`session ${this.id}: the browser exited during ${params.name}; relaunching and retrying the call once`);
-    const retried = await forwardToolCall(this.#requireUpstream(), params, extra);
+    metrics.browserRelaunches.inc();
+    const retried = await forwardToolCall(this.#requireUpstream(), params, extra, this.#deadline(params));
     const note = 'Note: the browser of this session had exited unexpectedly; it was relaunched and this call retried on a fresh browser (open pages, cookies and storage of the old one are gone).';
     return { ...retried, content: [...(retried.content ?? []), { type: 'text' as const, text: note }] };
+  }
+
+  #deadline(params: { name: string; arguments?: Record<string, unknown> }): number {
+    return callDeadlineMs(params.name, params.arguments, this.#options.upstreamConfig.timeouts?.navigation ?? 60_000);
   }
 
   /**

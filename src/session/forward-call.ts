@@ -1,12 +1,23 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-// The upstream applies its own action and navigation timeouts; ours only
-// guards against a call that never returns.
-const UPSTREAM_CALL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+// The upstream's own deadline for one tool call (browserBackend.callTool).
+const UPSTREAM_CALL_DEADLINE_MS = 30_000;
+const MARGIN_MS = 5000;
+
+/**
+ * How long a call may take before the bridge answers for it: the longest of
+ * the upstream's own deadlines that can apply, plus a margin. Some page states
+ * (a navigation racing an accepted beforeunload) keep an upstream call past
+ * all of them; the client still gets an answer.
+ */
+export function callDeadlineMs(name: string, args: Record<string, unknown> | undefined, navigationTimeoutMs: number): number {
+  const waitSeconds = name === 'browser_wait_for' && typeof args?.time === 'number' ? args.time : 0;
+  return Math.max(UPSTREAM_CALL_DEADLINE_MS, navigationTimeoutMs, waitSeconds * 1000 + UPSTREAM_CALL_DEADLINE_MS) + MARGIN_MS;
+}
 
 /**
  * Forwards a tool call unchanged: the client's cancellation aborts the upstream
@@ -16,13 +27,13 @@ export async function forwardToolCall(
   upstream: Client,
   params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } },
   extra: Extra,
+  deadlineMs: number,
 ): Promise<CallToolResult> {
   const progressToken = params._meta?.progressToken;
   const { _meta: _clientMeta, ...call } = params;
-  const result = await upstream.callTool(call, undefined, {
+  const pending = upstream.callTool(call, undefined, {
     signal: extra.signal,
-    timeout: UPSTREAM_CALL_TIMEOUT_MS,
-    resetTimeoutOnProgress: true,
+    timeout: deadlineMs,
     ...(progressToken === undefined
       ? {}
       : {
@@ -30,5 +41,12 @@ export async function forwardToolCall(
             void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => {}),
         }),
   });
-  return result as CallToolResult;
+  try {
+    return (await pending) as CallToolResult;
+  } catch (error) {
+    // The SDK cancels the upstream call (notifications/cancelled) when its timeout fires.
+    if (!(error instanceof McpError) || error.code !== ErrorCode.RequestTimeout || extra.signal.aborted) throw error;
+    const text = `### Error\nTimeout ${deadlineMs}ms exceeded: ${params.name} did not finish (the page may be stuck); the bridge cancelled it so the session can go on.`;
+    return { content: [{ type: 'text', text }], isError: true };
+  }
 }

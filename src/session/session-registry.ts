@@ -1,3 +1,4 @@
+import { metrics } from '../metrics/metrics.ts';
 import type { Logger } from '../log.ts';
 import type { BridgeSession } from './bridge-session.ts';
 
@@ -87,6 +88,7 @@ export class SessionRegistry<T> {
     const entry = this.#entries.get(id);
     if (!entry) return Promise.resolve();
     this.#entries.delete(id);
+    metrics.sessionEnds.inc({ reason });
     const closing = entry.session
       .close()
       .catch((error: unknown) => this.#log.warn(`closing session ${id} failed:`, error))

@@ -15,6 +15,7 @@ import { startRelay, type Relay } from '../browser/proxy/relay.ts';
 import { checkProxy, ProxyError } from '../browser/proxy/tunnel.ts';
 import type { Config } from '../config/settings.ts';
 import type { Logger } from '../log.ts';
+import { metrics } from '../metrics/metrics.ts';
 import { SessionRefused } from './session-refused.ts';
 
 export interface SetupInput {
@@ -112,6 +113,7 @@ async function routeProxy(spec: ProxySpec, input: SetupInput, extras: LaunchExtr
     await checkProxy(spec, config.proxyCheckTimeoutMs);
   } catch (error) {
     if (!(error instanceof ProxyError)) throw error;
+    metrics.proxyCheckFailures.inc();
     const fix = error.auth
       ? `Fix: correct the user name and password in ${input.proxyOrigin} (percent-encode special characters).`
       : `Fix: check that the proxy runs and is reachable from this server, or correct ${input.proxyOrigin}.`;
@@ -144,6 +146,7 @@ async function matchLocation(proxy: ProxySpec | undefined, input: SetupInput, ex
     log.info(`session GeoIP: exit ${match.exitIp} → ${match.countryCode ?? '?'} ${match.timezone} ${match.locale}`);
     return { enabled: true, matched: true, via: proxy ? maskedProxy(proxy) : 'direct (no proxy)', ...match, applied };
   } catch (error) {
+    metrics.geoipFailures.inc();
     const reason = maskCredentialsIn((error as Error).message, proxy);
     if (config.geoipAllowUnmatched) {
       log.warn(`session GeoIP matching failed, continuing unmatched (--geoip-allow-unmatched): ${reason}`);

@@ -1,4 +1,4 @@
-import { boolean, commaList, filePath, integer, oneOf, text, urlPath } from '../kinds.ts';
+import { boolean, commaList, filePath, integer, oneOf, replicaId, text, urlPath } from '../kinds.ts';
 import { setting } from './setting.ts';
 
 // Streamable HTTP: listener, sessions, auth, TLS.
@@ -33,6 +33,20 @@ export const httpSettings = {
     kind: integer(0, 64),
     default: '1',
     help: 'Browsers kept launched for new sessions with the default launch profile (each with its own fingerprint seed, never reused); they count against --http-session-max in memory planning; 0 = off',
+    section: 'http',
+  }),
+  httpReplicaId: setting({
+    flag: 'http-replica-id',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_REPLICA_ID',
+    kind: replicaId,
+    help: 'This replica\'s name behind a gateway: every Mcp-Session-Id becomes <id>.<random>, and a request whose id names another replica gets 404 (route on the part before the dot; see deploy/). In Kubernetes, the pod name',
+    section: 'http',
+  }),
+  httpAgentPort: setting({
+    flag: 'http-agent-port',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_AGENT_PORT',
+    kind: integer(0, 65535),
+    help: 'Serve HAProxy agent-check on this port (on --http-host): `up N%` in proportion to free session slots, `drain` when full or shutting down, so a gateway sends new sessions to the least-loaded replica (deploy/haproxy); unset = off',
     section: 'http',
   }),
   httpEndpoint: setting({

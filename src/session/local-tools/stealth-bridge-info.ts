@@ -13,6 +13,7 @@ export const stealthBridgeInfo = defineLocalTool(
       version: PACKAGE_VERSION,
       runtime: { name: runtime.name, version: runtime.version },
       transport: facts.transport,
+      replica: facts.config.httpReplicaId ?? null,
       engine: facts.config.browserEngine,
       upstream: { package: UPSTREAM_PACKAGE, version: UPSTREAM_VERSION, toolCount: facts.upstreamToolCount() ?? null },
       localTools: facts.localToolNames,

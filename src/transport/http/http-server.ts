@@ -11,8 +11,10 @@ import { SessionRegistry } from '../../session/session-registry.ts';
 import type { WarmPool } from '../../session/warm-pool.ts';
 import { onShutdown } from '../shutdown.ts';
 import { assertSafeExposure } from './exposure.ts';
+import { startGatewayAgent } from './gateway-agent.ts';
 import { bearerMatches, isLoopbackHost, originProblem, type OriginPolicy } from './guards.ts';
 import { mcpEndpoint } from './mcp-endpoint.ts';
+import { answerMetrics, METRICS_PATH } from './metrics-endpoint.ts';
 import { answerProbe, PROBE_PATHS } from './probes.ts';
 import { RPC, sendJson, sendRpcError } from './replies.ts';
 import { tlsOptions } from './tls.ts';
@@ -34,7 +36,7 @@ export async function serveHttp({ config, log, createSession, pool }: HttpServer
   assertSafeExposure(config, log);
   const tls = tlsOptions(config);
   const registry = new SessionRegistry<StreamableHTTPServerTransport>({ max: config.httpSessionMax, idleTtlMs: config.httpSessionIdleTtlMs }, log);
-  const endpoint = mcpEndpoint({ registry, createSession, bodyLimit: config.httpBodyLimitBytes, log });
+  const endpoint = mcpEndpoint({ registry, createSession, bodyLimit: config.httpBodyLimitBytes, log, replicaId: config.httpReplicaId });
   const policy: OriginPolicy = {
     checkHost: isLoopbackHost(config.httpHost),
     allowedHosts: config.httpAllowedHosts ?? [],
@@ -45,7 +47,7 @@ export async function serveHttp({ config, log, createSession, pool }: HttpServer
 
   async function route(req: IncomingMessage, res: ServerResponse, note: (id: string) => void) {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const isProbe = (PROBE_PATHS as readonly string[]).includes(path);
+    const isProbe = (PROBE_PATHS as readonly string[]).includes(path) || path === METRICS_PATH;
     if (!isProbe && path !== config.httpEndpoint) return sendRpcError(res, 404, RPC.serverError, 'Not found.');
     const problem = originProblem(req.headers, policy);
     if (problem) return isProbe ? sendJson(res, 403, { status: 'forbidden', reason: problem }) : sendRpcError(res, 403, RPC.serverError, `Forbidden: ${problem}.`);
@@ -55,7 +57,8 @@ export async function serveHttp({ config, log, createSession, pool }: HttpServer
     }
     if (!isProbe) return endpoint(req, res, note);
     if (req.method !== 'GET') return sendJson(res, 405, { status: 'method_not_allowed' }, { allow: 'GET' });
-    return answerProbe(path, res, registry, startedAt, config.logLevel === 'debug' || config.logLevel === 'trace', pool?.info());
+    if (path === METRICS_PATH) return answerMetrics(res, registry, pool?.info());
+    return answerProbe(path, res, registry, startedAt, { debug: config.logLevel === 'debug' || config.logLevel === 'trace', pool: pool?.info(), replicaId: config.httpReplicaId });
   }
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -84,6 +87,7 @@ export async function serveHttp({ config, log, createSession, pool }: HttpServer
   });
   registry.startSweeping();
   pool?.fill();
+  const agent = config.httpAgentPort === undefined ? undefined : await startGatewayAgent(config.httpHost, config.httpAgentPort, registry, log);
 
   const { port } = server.address() as AddressInfo;
   const host = config.httpHost.includes(':') ? `[${config.httpHost}]` : config.httpHost;
@@ -95,6 +99,7 @@ export async function serveHttp({ config, log, createSession, pool }: HttpServer
   const close = async () => {
     // Draining first keeps /readyz answering 503 while sessions close.
     await Promise.all([registry.drain(), pool?.close()]);
+    await agent?.close();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

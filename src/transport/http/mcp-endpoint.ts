@@ -6,6 +6,7 @@ import type { BridgeSession } from '../../session/bridge-session.ts';
 import { readSessionOverrides, SessionOverridesError, type SessionOverrides } from '../../session/session-overrides.ts';
 import type { SessionRegistry } from '../../session/session-registry.ts';
 import { SessionRefused } from '../../session/session-refused.ts';
+import { metrics } from '../../metrics/metrics.ts';
 import { BodyTooLarge, readBody } from './body.ts';
 import { RPC, sendRpcError } from './replies.ts';
 
@@ -14,11 +15,24 @@ export interface EndpointOptions {
   createSession(overrides: SessionOverrides): BridgeSession;
   bodyLimit: number;
   log: Logger;
+  /** --http-replica-id: session ids carry it, and ids of other replicas are refused. */
+  replicaId?: string;
 }
 
 // Clients re-initialize on 404 (the MCP spec's answer to an unknown session id).
 function sessionNotFound(res: ServerResponse): void {
   sendRpcError(res, 404, RPC.sessionNotFound, 'Session not found (it ended or expired); initialize a new one.');
+}
+
+/** The replica a session id names (`<replica>.<random>`), if any. */
+export function ownerOf(sessionId: string): string | undefined {
+  const dot = sessionId.indexOf('.');
+  return dot > 0 ? sessionId.slice(0, dot) : undefined;
+}
+
+// Never served by the wrong browser: a gateway that misroutes gets a 404 that says so.
+function wrongReplica(res: ServerResponse, owner: string, replica: string): void {
+  sendRpcError(res, 404, RPC.sessionNotFound, `Session not found on this replica: its id names replica "${owner}", this is "${replica}" (a gateway must route on the part before the dot; if "${owner}" is gone, initialize a new session).`);
 }
 
 type InitializeMessage = { id: string | number; params?: { _meta?: Record<string, unknown> } };
@@ -36,10 +50,12 @@ export function mcpEndpoint(options: EndpointOptions) {
       overrides = readSessionOverrides(message.params?._meta, req.headers);
     } catch (error) {
       if (!(error instanceof SessionOverridesError)) throw error;
+      metrics.sessionRefusals.inc({ reason: 'invalid_settings' });
       return sendRpcError(res, 400, RPC.invalidParams, error.message, {}, message.id);
     }
     if (!registry.reserve()) {
       const why = registry.draining ? 'the server is shutting down' : `the session limit (${registry.limits.max}) is reached`;
+      metrics.sessionRefusals.inc({ reason: registry.draining ? 'draining' : 'full' });
       return sendRpcError(res, 503, RPC.serverError, `Cannot start a session: ${why}. Retry later.`, { 'retry-after': RETRY_AFTER_SECONDS }, message.id);
     }
     let settled = false;
@@ -55,6 +71,7 @@ export function mcpEndpoint(options: EndpointOptions) {
       await session.server.connect(transport);
       registry.settle(session, transport);
       settled = true;
+      metrics.sessionStarts.inc();
       note(id);
       const end = registry.begin(id);
       try {
@@ -68,6 +85,7 @@ export function mcpEndpoint(options: EndpointOptions) {
         registry.settle();
         await session?.close();
       }
+      if (error instanceof SessionRefused) metrics.sessionRefusals.inc({ reason: `setup_${error.status}` });
       if (error instanceof SessionRefused) return sendRpcError(res, error.status, RPC.serverError, error.message, error.status === 503 ? { 'retry-after': RETRY_AFTER_SECONDS } : {}, message.id);
       throw error;
     }
@@ -99,6 +117,8 @@ export function mcpEndpoint(options: EndpointOptions) {
     registry.sweep();
     const header = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(header) ? header[0] : header;
+    const owner = sessionId && options.replicaId ? ownerOf(sessionId) : undefined;
+    if (owner && owner !== options.replicaId) return wrongReplica(res, owner, options.replicaId!);
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (!sessionId) return sendRpcError(res, 400, RPC.invalidRequest, 'Bad Request: Mcp-Session-Id header is required.');
       if (req.method === 'DELETE') return terminate(sessionId, res, note);

@@ -7,7 +7,14 @@ import { sendJson } from './replies.ts';
 export const PROBE_PATHS = ['/healthz', '/readyz'] as const;
 
 /** /healthz: the process serves. /readyz: a new session would be accepted now. */
-export function answerProbe(path: string, res: ServerResponse, registry: SessionRegistry<unknown>, startedAt: number, debug = false, pool?: WarmPoolInfo): void {
+export interface ProbeFacts {
+  debug?: boolean;
+  pool?: WarmPoolInfo;
+  replicaId?: string;
+}
+
+export function answerProbe(path: string, res: ServerResponse, registry: SessionRegistry<unknown>, startedAt: number, facts: ProbeFacts = {}): void {
+  const { debug = false, pool, replicaId } = facts;
   const uptimeMs = Date.now() - startedAt;
   if (path === '/healthz') return sendJson(res, 200, { status: 'ok', version: PACKAGE_VERSION, uptimeMs, ...(debug ? { memory: memoryFigures() } : {}) });
   registry.sweep();
@@ -16,6 +23,7 @@ export function answerProbe(path: string, res: ServerResponse, registry: Session
     status: ready ? 'ready' : registry.draining ? 'shutting_down' : 'full',
     version: PACKAGE_VERSION,
     uptimeMs,
+    ...(replicaId ? { replica: replicaId } : {}),
     sessions: { active: registry.active, pending: registry.pending, max: registry.limits.max },
     ...(pool ? { warmPool: pool } : {}),
   });
