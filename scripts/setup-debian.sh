@@ -1,6 +1,6 @@
 #!/bin/sh
 # Sets up a fresh Debian machine for running and testing stealth-playwright-mcp:
-# Debian's Chromium and Xvfb when missing (needs root), the npm packages
+# Debian's Chromium, Xvfb and HAProxy when missing (needs root), the npm packages
 # (including the project's own Node 22 and Bun), and the Node package build.
 # All output goes to stderr: this script may run in front of a stdio MCP server.
 set -eu
@@ -11,6 +11,8 @@ missing=""
 command -v npm >/dev/null 2>&1 || missing="$missing npm"
 [ -x /usr/lib/chromium/chromium ] || command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 command -v Xvfb >/dev/null 2>&1 || missing="$missing xvfb"
+# The gateway test runs replicas behind Debian's HAProxy (deploy/haproxy).
+command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing="$missing haproxy"
 if [ -n "$missing" ]; then
   if [ "$(id -u)" -ne 0 ]; then
     echo "setup: please install as root:$missing (apt-get install$missing), then re-run" >&2

@@ -49,6 +49,14 @@ export const httpSettings = {
     help: 'Serve HAProxy agent-check on this port (on --http-host): `up N%` in proportion to free session slots, `drain` when full or shutting down, so a gateway sends new sessions to the least-loaded replica (deploy/haproxy); unset = off',
     section: 'http',
   }),
+  httpOpenProbes: setting({
+    flag: 'http-open-probes',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_OPEN_PROBES',
+    kind: boolean,
+    default: 'false',
+    help: 'Answer /healthz and /readyz without the bearer token (for Kubernetes probes, which cannot send a Secret); /metrics and the MCP endpoint still need it',
+    section: 'http',
+  }),
   httpEndpoint: setting({
     flag: 'http-endpoint',
     env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_ENDPOINT',

@@ -51,7 +51,8 @@ export async function serveHttp({ config, log, createSession, pool }: HttpServer
     if (!isProbe && path !== config.httpEndpoint) return sendRpcError(res, 404, RPC.serverError, 'Not found.');
     const problem = originProblem(req.headers, policy);
     if (problem) return isProbe ? sendJson(res, 403, { status: 'forbidden', reason: problem }) : sendRpcError(res, 403, RPC.serverError, `Forbidden: ${problem}.`);
-    if (token && !bearerMatches(req.headers.authorization, token)) {
+    const open = config.httpOpenProbes && (PROBE_PATHS as readonly string[]).includes(path);
+    if (token && !open && !bearerMatches(req.headers.authorization, token)) {
       const headers = { 'www-authenticate': 'Bearer' };
       return isProbe ? sendJson(res, 401, { status: 'unauthorized' }, headers) : sendRpcError(res, 401, RPC.serverError, 'Unauthorized: send Authorization: Bearer <token>.', headers);
     }
