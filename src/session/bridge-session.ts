@@ -7,6 +7,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ReadResourceRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
@@ -35,6 +37,7 @@ import { SessionRefused } from './session-refused.ts';
 import { metrics, observeToolCall } from '../metrics/metrics.ts';
 import { setUpSession, type SessionSetup } from './session-setup.ts';
 import type { WarmPool } from './warm-pool.ts';
+import { SessionFiles } from './files/session-files.ts';
 import { connectUpstream } from './upstream-link.ts';
 
 /** Where the upstream CLI writes when no output dir is given (context.ts outputDir()). */
@@ -89,6 +92,9 @@ export class BridgeSession {
   readonly server: Server;
   readonly browser: SessionBrowser;
   readonly outputDir: string;
+  /** What the session's tools wrote, as MCP resources. */
+  readonly files: SessionFiles;
+  #outputBytes = 0;
   /** Non-MCP work (CDP clients) that keeps the session from idling out. */
   readonly activity = new Activity();
   #upstream: Client | undefined;
@@ -132,6 +138,9 @@ export class BridgeSession {
     this.server = new Server(SERVER_INFO, SERVER_OPTIONS);
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.#listTools() }));
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#callTool(request.params, extra));
+    this.files = new SessionFiles(this.outputDir, { readMaxBytes: this.#config.resourceMaxBytes });
+    this.server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await this.files.list() }));
+    this.server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({ contents: [await this.files.read(request.params.uri)] }));
   }
 
   get prelaunchOnStart(): boolean {
@@ -154,7 +163,7 @@ export class BridgeSession {
     try {
       if (this.#config.cdpEnabled) this.#cdp = await this.#openCdp();
       const upstreamConfig = this.#ownOutputDir ? { ...this.#options.upstreamConfig, outputDir: this.outputDir } : this.#options.upstreamConfig;
-      this.#upstream = await connectUpstream(upstreamConfig, () => this.browser.context());
+      this.#upstream = await connectUpstream(upstreamConfig, () => this.browser.context(), this.#ownOutputDir ? this.outputDir : undefined);
     } catch (error) {
       // Nothing of a session that never started may outlive it (lock, relay).
       await this.#setup.close();
@@ -183,13 +192,24 @@ export class BridgeSession {
   async #callTool(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]) {
     const started = performance.now();
     try {
-      const result = await this.#dispatch(params, extra);
+      const result = await this.#withFiles(await this.#dispatch(params, extra));
       observeToolCall(this.#toolLabel(params.name, result), started, result.isError === true);
       return result;
     } catch (error) {
       observeToolCall(this.#toolLabel(params.name), started, true);
       throw error;
     }
+  }
+
+  /** Links the files a result names, announces new files, keeps the byte count. */
+  async #withFiles(result: CallToolResult): Promise<CallToolResult> {
+    const links = await this.files.linksIn(textOf(result), process.cwd()).catch(() => []);
+    const changed = await this.files.changed().catch(() => false);
+    if (changed) {
+      this.#outputBytes = await this.files.usage().catch(() => this.#outputBytes);
+      await this.server.sendResourceListChanged().catch(() => {});
+    }
+    return links.length ? { ...result, content: [...(result.content ?? []), ...links] } : result;
   }
 
   // Label values must stay a small set: a name the server does not offer is `unknown`.
@@ -203,6 +223,11 @@ export class BridgeSession {
   async #dispatch(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]): Promise<CallToolResult> {
     const local = localTools.get(params.name);
     if (local) return jsonResult(local.run(this.#facts()));
+    if (this.#ownOutputDir && this.#outputBytes > this.#config.sessionOutputMaxBytes)
+      return {
+        content: [{ type: 'text' as const, text: `### Error\nThis session's files take ${this.#outputBytes} bytes, more than --session-output-max-bytes (${this.#config.sessionOutputMaxBytes}): its browser tools are stopped. Read what you need with resources/read, end the session and start a new one, or ask the operator to raise the limit.` }],
+        isError: true,
+      };
     if (isHidden(params.name, this.#unsafeCodeAllowed))
       throw new McpError(ErrorCode.InvalidParams, `Tool ${UNSAFE_CODE_TOOL} is disabled on this server: it runs code inside the server process. The operator can enable it with --allow-unsafe-code.`);
     const wasRunning = this.browser.running;
@@ -268,6 +293,7 @@ export class BridgeSession {
       browserProfile: () => this.browser.profile,
       cdp: () => this.#cdp?.info() ?? { enabled: false },
       pool: () => (this.#options.pool ? { ...this.#options.pool.info() } : null),
+      files: () => ({ dir: this.outputDir, bytes: this.#outputBytes, maxBytes: this.#ownOutputDir ? this.#config.sessionOutputMaxBytes : null, removedAtEnd: this.#ownOutputDir && !this.#config.keepArtifacts }),
       identity: () => ({
         ...this.#setup?.info,
         contextOptions: this.#config.contextOptions ? describeContextOptions(this.#config.contextOptions) : null,
@@ -306,6 +332,8 @@ export class BridgeSession {
       await this.#cdp?.close();
       // After the browser: the profile lock and the proxy relay outlive it.
       await this.#setup?.close();
+      // A per-session dir (HTTP) goes with its session; over stdio the dir is the user's.
+      if (this.#ownOutputDir && !this.#config.keepArtifacts) await fs.rm(this.outputDir, { recursive: true, force: true, maxRetries: 2 }).catch(() => {});
     })();
     return this.#closing;
   }

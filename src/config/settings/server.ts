@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { filePath, oneOf } from '../kinds.ts';
+import { boolean, filePath, integer, oneOf } from '../kinds.ts';
 import { setting } from './setting.ts';
 
 export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug', 'trace'] as const;
@@ -13,6 +13,30 @@ export const serverSettings = {
     kind: filePath,
     default: path.join(os.tmpdir(), 'stealth-playwright-mcp'),
     help: 'Where screenshots, snapshots and logs go. HTTP: the root, each session writes into <output-dir>/<session-id>/. stdio: the dir itself, as Playwright MCP (unset: .playwright-mcp in the working directory)',
+    section: 'server',
+  }),
+  resourceMaxBytes: setting({
+    flag: 'resource-max-bytes',
+    env: 'STEALTH_PLAYWRIGHT_MCP_RESOURCE_MAX_BYTES',
+    kind: integer(1024, 2 ** 40),
+    default: String(64 * 1024 * 1024),
+    help: 'Largest session file resources/read sends (base64 grows it by a third); larger ones are refused with an error naming this setting',
+    section: 'server',
+  }),
+  sessionOutputMaxBytes: setting({
+    flag: 'session-output-max-bytes',
+    env: 'STEALTH_PLAYWRIGHT_MCP_SESSION_OUTPUT_MAX_BYTES',
+    kind: integer(1024 * 1024, 2 ** 44),
+    default: String(1024 * 1024 * 1024),
+    help: 'HTTP: bytes a session may keep under its output dir; past it, its browser tools are refused with an error naming this setting (stealth_bridge_info shows the usage)',
+    section: 'server',
+  }),
+  keepArtifacts: setting({
+    flag: 'keep-artifacts',
+    env: 'STEALTH_PLAYWRIGHT_MCP_KEEP_ARTIFACTS',
+    kind: boolean,
+    default: 'false',
+    help: 'HTTP: keep a session\'s output dir (<output-dir>/<session-id>/) after it ends; by default it is removed with the session',
     section: 'server',
   }),
   runtimeDir: setting({

@@ -22,6 +22,7 @@ export const stealthBridgeInfo = defineLocalTool(
         id: facts.id,
         headless: facts.config.headless,
         outputDir: facts.outputDir,
+        files: facts.files?.() ?? null,
         browserRunning: facts.browserRunning(),
         launch: facts.browserProfile(),
         ...facts.identity?.(),

@@ -1,0 +1,131 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ErrorCode, McpError, type Resource } from '@modelcontextprotocol/sdk/types.js';
+import { isText, mimeTypeOf } from './mime.ts';
+
+export const RESOURCE_SCHEME = 'stealth-playwright-mcp:';
+const PREFIX = `${RESOURCE_SCHEME}//session/`;
+// A walk that never ends (a symlink loop, a huge tree) must not hold a call.
+const MAX_FILES = 10_000;
+
+export interface FileLimits {
+  /** resources/read refuses larger files (--resource-max-bytes). */
+  readMaxBytes: number;
+}
+
+/**
+ * The files a session's tools wrote under its output directory, as MCP
+ * resources of that session only. A URI names a path relative to the
+ * session's directory; nothing outside it can be named or read.
+ */
+export class SessionFiles {
+  readonly dir: string;
+  #limits: FileLimits;
+  #lastListing = '';
+
+  constructor(dir: string, limits: FileLimits) {
+    this.dir = dir;
+    this.#limits = limits;
+  }
+
+  uriOf(file: string): string {
+    return PREFIX + path.relative(this.dir, file).split(path.sep).map(encodeURIComponent).join('/');
+  }
+
+  async list(): Promise<Resource[]> {
+    const out: Resource[] = [];
+    for (const { file, size } of await this.#walk()) {
+      const mimeType = mimeTypeOf(file);
+      out.push({ uri: this.uriOf(file), name: path.relative(this.dir, file), mimeType, size });
+    }
+    return out;
+  }
+
+  /** Bytes under the session directory. */
+  async usage(): Promise<number> {
+    return (await this.#walk()).reduce((sum, f) => sum + f.size, 0);
+  }
+
+  /** True when the listing differs from the one seen at the last call. */
+  async changed(): Promise<boolean> {
+    const listing = (await this.#walk()).map((f) => `${f.file}\0${f.size}`).join('\n');
+    const changed = listing !== this.#lastListing;
+    this.#lastListing = listing;
+    return changed;
+  }
+
+  async read(uri: string): Promise<{ uri: string; mimeType: string; text?: string; blob?: string }> {
+    const file = await this.#resolve(uri);
+    const stat = await fs.stat(file);
+    if (stat.size > this.#limits.readMaxBytes)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${uri} is ${stat.size} bytes, more than this server sends (--resource-max-bytes, ${this.#limits.readMaxBytes}). Ask the operator to raise it, or produce a smaller file.`,
+      );
+    const handle = await fs.open(file, 'r');
+    try {
+      // Never more than the cap, even if the file grew since stat().
+      const buffer = Buffer.alloc(Math.min(stat.size, this.#limits.readMaxBytes));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      const data = buffer.subarray(0, bytesRead);
+      const mimeType = mimeTypeOf(file);
+      return isText(mimeType) ? { uri, mimeType, text: data.toString('utf8') } : { uri, mimeType, blob: data.toString('base64') };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The absolute path a URI names, or a JSON-RPC error when it names nothing of this session. */
+  async #resolve(uri: string): Promise<string> {
+    const refuse = (why: string) => new McpError(ErrorCode.InvalidParams, `Resource ${JSON.stringify(uri.slice(0, 200))} ${why}.`);
+    if (!uri.startsWith(PREFIX)) throw refuse(`is not a file of this session (URIs start with ${PREFIX})`);
+    let relative: string;
+    try {
+      relative = uri.slice(PREFIX.length).split('/').map(decodeURIComponent).join('/');
+    } catch {
+      throw refuse('is not a valid URI');
+    }
+    if (!relative || relative.includes('\0') || path.isAbsolute(relative) || relative.split(/[\\/]/).includes('..')) throw refuse('leaves the session directory');
+    const file = path.join(this.dir, relative);
+    const [realDir, realFile] = await Promise.all([fs.realpath(this.dir).catch(() => this.dir), fs.realpath(file).catch(() => undefined)]);
+    if (!realFile) throw refuse('does not exist (resources/list shows what does)');
+    if (path.relative(realDir, realFile).startsWith('..') || path.isAbsolute(path.relative(realDir, realFile))) throw refuse('leaves the session directory (a link)');
+    if (!(await fs.stat(realFile)).isFile()) throw refuse('is not a file');
+    return realFile;
+  }
+
+  async #walk(): Promise<{ file: string; size: number }[]> {
+    const out: { file: string; size: number }[] = [];
+    const queue = [this.dir];
+    while (queue.length && out.length < MAX_FILES) {
+      const dir = queue.shift()!;
+      const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const full = path.join(dir, entry.name);
+        // Links are not followed: they could lead out of the directory.
+        if (entry.isDirectory()) queue.push(full);
+        else if (entry.isFile()) {
+          const stat = await fs.stat(full).catch(() => undefined);
+          if (stat) out.push({ file: full, size: stat.size });
+        }
+      }
+    }
+    return out.sort((a, b) => a.file.localeCompare(b.file));
+  }
+
+  /** Links to files of this session named in a tool result's text (paths as the upstream prints them). */
+  async linksIn(text: string, cwd: string): Promise<{ type: 'resource_link'; uri: string; name: string; mimeType: string; size: number }[]> {
+    const links = [];
+    const seen = new Set<string>();
+    for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = match[1]!.replace(/#.*$/, '');
+      const file = path.resolve(cwd, target);
+      if (seen.has(file) || path.relative(this.dir, file).startsWith('..')) continue;
+      seen.add(file);
+      const stat = await fs.stat(file).catch(() => undefined);
+      if (!stat?.isFile()) continue;
+      links.push({ type: 'resource_link' as const, uri: this.uriOf(file), name: path.relative(this.dir, file), mimeType: mimeTypeOf(file), size: stat.size });
+    }
+    return links;
+  }
+}
