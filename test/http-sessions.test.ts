@@ -136,8 +136,10 @@ describe('streamable HTTP: many clients, one isolated browser each', () => {
   });
 
   test('request log lines carry method, path, status, duration and session id', () => {
-    assert.match(server.stderr(), /POST \/mcp 200 \d+ms session=[0-9a-f-]{36}/);
-    assert.match(server.stderr(), /GET \/readyz 503 \d+ms session=-/);
+    // Request lines on stdout in HTTP mode, as the specification asks; not on stderr.
+    assert.match(server.stdout(), /POST \/mcp 200 \d+ms session=[0-9a-f-]{36}/);
+    assert.match(server.stdout(), /GET \/readyz 503 \d+ms session=-/);
+    assert.doesNotMatch(server.stderr(), /POST \/mcp 200/);
   });
 });
 

@@ -16,7 +16,7 @@ export default defineCommand({
     const other = rawArgs.some((token) => token in COMMANDS && token !== 'serve');
     const flags = other ? {} : parseFlags(rawArgs.filter((token) => token !== 'serve')).settings;
     const config = loadConfig(flags, process.env);
-    const log = createLogger(config.logLevel);
+    const log = createLogger(config.logLevel, config.logFormat);
     const { runLauncher } = await import('../container/launcher.ts');
     process.exit(await runLauncher(rawArgs, config, log));
   },

@@ -18,7 +18,7 @@ export interface Startup {
 export function readConfig(rawArgs: readonly string[], commandFlags: Record<string, FlagSpec> = {}): Omit<Startup, 'upstreamConfig'> {
   const flags = parseFlags(rawArgs, commandFlags);
   const config = loadConfig(flags.settings, withUpstreamAliases(process.env));
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, config.logFormat);
   for (const warning of unknownOwnEnv(process.env)) log.warn(warning);
   for (const note of flags.upstream.notes) log.warn(note);
   const outputDirGiven = flags.settings.outputDir !== undefined || Boolean(process.env[settings.outputDir.env]);

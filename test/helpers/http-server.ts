@@ -9,6 +9,8 @@ export interface HttpServer {
   origin: string;
   child: ChildProcess;
   stderr(): string;
+  /** Everything on stdout: the URL line, then the request lines. */
+  stdout(): string;
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Chromium processes currently under the server. */
   browsers(): number[];
@@ -28,8 +30,9 @@ export async function startHttpServer(env: Record<string, string>, args: string[
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (c: Buffer) => {
       stdout += c.toString();
-      const line = stdout.split('\n')[0];
-      if (stdout.includes('\n') && line) resolve(line.trim());
+      const line = stdout.split('\n')[0]!;
+      // The URL line, or its JSON form under --log-format json.
+      if (stdout.includes('\n') && line) resolve(line.startsWith('{') ? (JSON.parse(line) as { url: string }).url : line.trim());
     });
     void exit.then(({ code }) => reject(new Error(`server exited (${code}) before listening: ${stderr}`)));
   });
@@ -38,6 +41,7 @@ export async function startHttpServer(env: Record<string, string>, args: string[
     origin: new URL(url).origin,
     child,
     stderr: () => stderr,
+    stdout: () => stdout,
     exit,
     browsers: () => descendants(child.pid!).filter((pid) => /chrom/i.test(commandLine(pid))),
     async stop() {

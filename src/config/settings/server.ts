@@ -62,4 +62,12 @@ export const serverSettings = {
     help: 'Detail of the log written to stderr',
     section: 'server',
   }),
+  logFormat: setting({
+    flag: 'log-format',
+    env: 'STEALTH_PLAYWRIGHT_MCP_LOG_FORMAT',
+    kind: oneOf(['text', 'json']),
+    default: 'text',
+    help: '`json`: one JSON object a line (time, level, message; HTTP request lines with method, path, status, durationMs, session) for log pipelines; never a token or credential',
+    section: 'server',
+  }),
 };

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ConfigError } from '../../config/config-error.ts';
 import type { Config } from '../../config/settings.ts';
-import type { Logger } from '../../log.ts';
+import { requestLogger, type Logger } from '../../log.ts';
 import type { BridgeSession } from '../../session/bridge-session.ts';
 import type { SessionOverrides } from '../../session/session-overrides.ts';
 import { SessionRegistry } from '../../session/session-registry.ts';
@@ -62,13 +62,13 @@ export async function serveHttp({ config, log, createSession, pool }: HttpServer
     return answerProbe(path, res, registry, startedAt, { debug: config.logLevel === 'debug' || config.logLevel === 'trace', pool: pool?.info(), replicaId: config.httpReplicaId });
   }
 
+  const logRequest = requestLogger(config.logLevel, config.logFormat);
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     let sessionId: string | undefined;
-    // Path only: query strings and headers (tokens) never reach the log.
     res.on('close', () => {
-      const path = (req.url ?? '/').split('?')[0];
-      log.info(`${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)}ms session=${sessionId ?? '-'}`);
+      const path = (req.url ?? '/').split('?')[0]!;
+      logRequest({ method: req.method ?? '-', path, status: res.statusCode, durationMs: Math.round(performance.now() - started), session: sessionId });
     });
     route(req, res, (id) => (sessionId = id)).catch((error: unknown) => {
       log.error('request failed:', error);
@@ -93,8 +93,8 @@ export async function serveHttp({ config, log, createSession, pool }: HttpServer
   const { port } = server.address() as AddressInfo;
   const host = config.httpHost.includes(':') ? `[${config.httpHost}]` : config.httpHost;
   const url = `${config.httpProtocol}://${host}:${port}${config.httpEndpoint}`;
-  // In HTTP mode stdout is free: the URL goes there for scripts and operators.
-  process.stdout.write(`${url}\n`);
+  // In HTTP mode stdout is free: the URL goes there first (scripts read that line), then request lines.
+  process.stdout.write(config.logFormat === 'json' ? `${JSON.stringify({ time: new Date().toISOString(), level: 'info', event: 'listening', url })}\n` : `${url}\n`);
   log.info(`listening on ${url} (sessions: max ${config.httpSessionMax}, idle TTL ${config.httpSessionIdleTtlMs} ms${token ? ', bearer auth' : ''})`);
 
   const close = async () => {
