@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
@@ -61,6 +62,39 @@ describe('a cached stealth build keeps its stealth switches', () => {
       assert.ok(!JSON.stringify(bridge).includes('s3cret'), 'the proxy password is masked');
     });
   }
+
+  test('launch switches and geometry as the vendor passes them: headless 1920x947 on a build before 148.0.7778.215.4, --ignore-gpu-blocklist when headed', async () => {
+    const headless = await connect({ ...env(), PLAYWRIGHT_MCP_PROXY_SERVER: '', STEALTH_PLAYWRIGHT_MCP_GEOIP_PROXY_MATCH: 'false' });
+    await headless.client.callTool({ name: 'browser_navigate', arguments: { url: 'data:text/html,<title>geometry</title>' } });
+    const size = await headless.client.callTool({ name: 'browser_evaluate', arguments: { function: '() => innerWidth + "x" + innerHeight' } });
+    assert.match(JSON.stringify(size.content), /1920x947/);
+    const info = ((await headless.client.callTool({ name: 'stealth_bridge_info', arguments: {} })) as { structuredContent: any }).structuredContent;
+    assert.deepEqual(info.session.launch.switches, []);
+    await headless.client.close();
+    await headless.transport.exit;
+    // Headed: reported from the launch plan (no display needed to read it).
+    const headed = await connect({ ...env(), PLAYWRIGHT_MCP_PROXY_SERVER: '', STEALTH_PLAYWRIGHT_MCP_GEOIP_PROXY_MATCH: 'false', PLAYWRIGHT_MCP_HEADLESS: 'false' }, ['--browser-prelaunch=false']);
+    const plan = ((await headed.client.callTool({ name: 'stealth_bridge_info', arguments: {} })) as { structuredContent: any }).structuredContent.session.launch;
+    assert.deepEqual(plan.switches.map((s: { switch: string }) => s.switch), ['--ignore-gpu-blocklist']);
+    assert.ok(plan.args.includes('--ignore-gpu-blocklist'));
+    assert.equal(plan.viewport, null);
+    await headed.client.close();
+    await headed.transport.exit;
+  });
+
+  test("a build in the vendor's own cache (~/.cloakbrowser/chromium-<version>) is known by its directory: --start-maximized on 148.0.7778.215.4 and later", async () => {
+    const vendorDir = path.join(work.path, 'vendor-cache', 'chromium-150.0.7871.100.2');
+    fs.mkdirSync(vendorDir, { recursive: true });
+    fs.writeFileSync(path.join(vendorDir, 'chrome'), `#!/bin/sh\n[ "$1" = --version ] && { echo "Chromium 150.0.7871.100 "; exit 0; }\nexec ${process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium'} "$@"\n`, { mode: 0o755 });
+    const server = await connect({ ...env(), PLAYWRIGHT_MCP_PROXY_SERVER: '', STEALTH_PLAYWRIGHT_MCP_GEOIP_PROXY_MATCH: 'false', STEALTH_BINARY_PATH: path.join(vendorDir, 'chrome') }, ['--browser-prelaunch=false']);
+    const binary = ((await server.client.callTool({ name: 'stealth_binary_info', arguments: {} })) as { structuredContent: any }).structuredContent;
+    assert.deepEqual(binary.stealthBuild, { version: '150.0.7871.100.2', from: 'build directory' });
+    const plan = ((await server.client.callTool({ name: 'stealth_bridge_info', arguments: {} })) as { structuredContent: any }).structuredContent.session.launch;
+    assert.deepEqual(plan.switches.map((s: { switch: string }) => s.switch), ['--start-maximized']);
+    assert.equal(plan.viewport, null);
+    await server.client.close();
+    await server.transport.exit;
+  });
 
   test('stock Chromium under the stealth engine (--binary-path) is not taken for the stealth build', async () => {
     const server = await connect({ ...env(), STEALTH_BINARY_PATH: process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium' });

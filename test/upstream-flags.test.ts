@@ -123,3 +123,14 @@ test('--port and --host start the Streamable HTTP transport, as the upstream doe
     child.kill('SIGTERM');
   }
 });
+
+test("the vendor's CLOAKBROWSER_* variables are read as ours, and ours win", async () => {
+  const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'warn' };
+  const vendorOnly = await runCli(['info', '--json'], { ...base, CLOAKBROWSER_BINARY_PATH: '/usr/lib/chromium/chromium', CLOAKBROWSER_CACHE_DIR: '/tmp/spm-vendor-cache' });
+  assert.equal(vendorOnly.code, 0, vendorOnly.stderr);
+  const facts = JSON.parse(vendorOnly.stdout);
+  assert.equal(facts.active.path, '/usr/lib/chromium/chromium');
+  assert.equal(facts.cacheDir, '/tmp/spm-vendor-cache');
+  const both = await runCli(['info', '--json'], { ...base, CLOAKBROWSER_CACHE_DIR: '/tmp/spm-vendor-cache', STEALTH_CACHE_DIR: '/tmp/spm-our-cache' });
+  assert.equal(JSON.parse(both.stdout).cacheDir, '/tmp/spm-our-cache');
+});

@@ -4,6 +4,7 @@ import type { UpstreamConfig } from '../config/upstream.ts';
 import type { BrowserBinary } from './binary.ts';
 import type { LaunchExtras } from './launch-extras.ts';
 import { mergeArgs, stealthProfile, type StealthProfile } from './stealth-profile.ts';
+import { applicableSwitches, vendorViewport, withFontMetricsFeature } from './stealth-switches.ts';
 
 type ContextOptions = NonNullable<NonNullable<UpstreamConfig['browser']>['contextOptions']>;
 
@@ -14,6 +15,8 @@ export interface LaunchPlan {
   binary: BrowserBinary;
   stealth: StealthProfile | null;
   consoleFallback: boolean;
+  /** The vendor-table switches this plan added (stealth-switches.ts), for stealth_bridge_info. */
+  switches: { switch: string; why: string; since: string | null }[];
   /** The session's proxy, GeoIP, profile and extensions, once its setup ran. */
   extras?: LaunchExtras;
 }
@@ -30,7 +33,12 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
   const stealthEngine = config.browserEngine === 'stealth';
   const { locale, timezoneId, ...restContext } = upstream.browser?.contextOptions ?? {};
   const stealth = stealthProfile(config, { locale, timezoneId });
-  const userArgs = [...(fromUpstream.args ?? [])];
+  const userArgs = withFontMetricsFeature([...(fromUpstream.args ?? [])]);
+  const headed = config.headless === false;
+  const switchContext = { headed, buildVersion: binary.stealthBuildVersion, userArgs, viewportSet: restContext.viewport !== undefined };
+  const switches = stealthEngine ? applicableSwitches(switchContext) : [];
+  // The upstream's own default on the playwright engine; the vendor's on the stealth engine.
+  const viewport = restContext.viewport !== undefined ? restContext.viewport : stealthEngine ? vendorViewport(switchContext) : headed ? null : { width: 1280, height: 720 };
   if (!userArgs.some((a) => a.startsWith('--disable-blink-features'))) userArgs.push(AUTOMATION_CONTROLLED_OFF);
   const ignoreDefaultArgs =
     fromUpstream.ignoreDefaultArgs === true ? true : [...new Set([...(fromUpstream.ignoreDefaultArgs || []), ...(stealthEngine ? STEALTH_IGNORED_DEFAULTS : [])])];
@@ -39,7 +47,7 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
       ...fromUpstream,
       headless: config.headless,
       chromiumSandbox: !config.noSandbox,
-      args: mergeArgs(stealth?.args ?? [], userArgs),
+      args: mergeArgs(stealth?.args ?? [], switches.map((s) => s.switch), userArgs),
       ignoreDefaultArgs,
       // The bridge closes its browsers itself on signals; Playwright's own
       // handlers would race it and exit the process early.
@@ -48,7 +56,8 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
       handleSIGHUP: false,
     },
     // With the stealth profile, locale and timezone travel as flags instead.
-    context: stealth ? restContext : { ...restContext, ...(locale ? { locale } : {}), ...(timezoneId ? { timezoneId } : {}) },
+    context: { ...restContext, viewport, ...(stealth ? {} : { ...(locale ? { locale } : {}), ...(timezoneId ? { timezoneId } : {}) }) },
+    switches: switches.map((s) => ({ switch: s.switch, why: s.why, since: s.since ?? null })),
     binary,
     stealth,
     consoleFallback: stealthEngine && config.consoleFallback,

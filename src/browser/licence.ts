@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../config/config-error.ts';
 import { licenceKey as licenceKeyKind } from '../config/build-kinds.ts';
@@ -14,6 +15,9 @@ import { cacheLayout } from './build-store/layout.ts';
 // environment and the vendor's validation call; everything else gets `mask()`.
 export type LicenceSource = 'setting' | 'file' | 'none';
 
+// A key the vendor's own client saved (`cloakbrowser login`); ours comes first.
+const VENDOR_LICENCE_FILE = path.join(os.homedir(), '.cloakbrowser', 'license.key');
+
 export interface Licence {
   key: string | undefined;
   source: LicenceSource;
@@ -23,10 +27,13 @@ export interface Licence {
 export async function resolveLicence(config: Pick<Config, 'licenseKey' | 'cacheDir'>): Promise<Licence> {
   const file = cacheLayout(config.cacheDir).licence;
   if (config.licenseKey) return { key: config.licenseKey, source: 'setting', file };
-  const saved = await fs.readFile(file, 'utf8').catch(() => undefined);
-  if (saved === undefined || saved.trim() === '') return { key: undefined, source: 'none', file };
-  const key = parseSetting({ env: file, kind: licenceKeyKind, secret: true }, saved, `the saved licence ${file}`);
-  return { key, source: 'file', file };
+  for (const candidate of [file, VENDOR_LICENCE_FILE]) {
+    const saved = await fs.readFile(candidate, 'utf8').catch(() => undefined);
+    if (saved === undefined || saved.trim() === '') continue;
+    const key = parseSetting({ env: candidate, kind: licenceKeyKind, secret: true }, saved, `the saved licence ${candidate}`);
+    return { key, source: 'file', file: candidate };
+  }
+  return { key: undefined, source: 'none', file };
 }
 
 /** `cb_…wxyz`: enough to tell two keys apart, not enough to use one. */

@@ -89,6 +89,8 @@ export class SessionBrowser {
       consoleFallback: plan.consoleFallback,
       consoleFallbackActive: this.#consoleFallbackActive,
       prelaunched: this.#warm,
+      switches: plan.switches,
+      viewport: plan.context.viewport ?? null,
       // With the session's own switches; an inline proxy's credentials masked.
       args: mergeArgs(plan.launch.args ?? [], plan.extras?.args ?? []).map((arg) => maskCredentialsIn(arg)),
     };

@@ -17,6 +17,15 @@ interface CommanderLike {
   opts(): Record<string, unknown>;
 }
 
+/** Whether the resolved viewport is the upstream's default: it follows headless, which a set one does not. */
+async function viewportDefaulted(tools: CoreBundleTools, cliOptions: Record<string, unknown>, env: Env, viewport: unknown): Promise<boolean> {
+  const other = await tools.resolveCLIConfigForMCP({ ...cliOptions, headless: !cliOptions.headless }, env).catch(() => undefined);
+  const otherViewport = other?.browser?.contextOptions?.viewport;
+  const pair = cliOptions.headless ? [viewport, otherViewport] : [otherViewport, viewport];
+  const headlessDefault = pair[0] as { width?: number; height?: number } | null | undefined;
+  return headlessDefault?.width === 1280 && headlessDefault?.height === 720 && pair[1] === null;
+}
+
 /** The upstream's flags, parsed by the upstream's own commander definition (same syntax and value parsers). */
 async function parseUpstreamArgv(tools: CoreBundleTools, argv: readonly string[]): Promise<Record<string, unknown>> {
   if (!argv.length) return {};
@@ -65,12 +74,17 @@ const UNSUPPORTED: Record<string, string> = {
     'extension connection mode attaches to your own running Chrome through the Playwright MCP Bridge extension, while this server launches and owns its browser. To load unpacked extensions into that browser, use STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS with a persistent profile',
 };
 
-// Upstream variables that name one of our settings (read by config/load.ts).
+// Upstream and vendor variables that name one of our settings; ours win when both are set.
 export const UPSTREAM_ENV_ALIASES: Record<string, { setting: string; also?: Record<string, string> }> = {
   PLAYWRIGHT_MCP_PORT: { setting: 'STEALTH_PLAYWRIGHT_MCP_HTTP_PORT', also: { STEALTH_PLAYWRIGHT_MCP_TRANSPORT: 'streamable-http' } },
   PLAYWRIGHT_MCP_HOST: { setting: 'STEALTH_PLAYWRIGHT_MCP_HTTP_HOST', also: { STEALTH_PLAYWRIGHT_MCP_TRANSPORT: 'streamable-http' } },
   PLAYWRIGHT_MCP_EXECUTABLE_PATH: { setting: 'STEALTH_BINARY_PATH' },
   PLAYWRIGHT_MCP_ALLOWED_HOSTS: { setting: 'STEALTH_PLAYWRIGHT_MCP_HTTP_ALLOWED_HOSTS' },
+  // The stealth build vendor's own client variables (CloakBrowser), for users who followed its docs.
+  CLOAKBROWSER_LICENSE_KEY: { setting: 'STEALTH_LICENSE_KEY' },
+  CLOAKBROWSER_DOWNLOAD_URL: { setting: 'STEALTH_DOWNLOAD_URL' },
+  CLOAKBROWSER_CACHE_DIR: { setting: 'STEALTH_CACHE_DIR' },
+  CLOAKBROWSER_BINARY_PATH: { setting: 'STEALTH_BINARY_PATH' },
 };
 
 /** The environment with upstream aliases copied to our names where ours are unset. */
@@ -128,8 +142,9 @@ export async function resolveUpstreamConfig(config: Config, env: Env, inputs: Up
   const outputDir = inputs.outputDirGiven || !stdio ? { outputDir: config.outputDir } : {};
   const cliOptions = { ...fromFlags, browser: 'chromium', headless: config.headless, ...outputDir };
   let resolved: UpstreamConfig;
+  const filtered = upstreamEnv(env, config);
   try {
-    resolved = await tools.resolveCLIConfigForMCP(cliOptions, upstreamEnv(env, config));
+    resolved = await tools.resolveCLIConfigForMCP(cliOptions, filtered);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     const configFile = (fromFlags.config as string | undefined) ?? env.PLAYWRIGHT_MCP_CONFIG;
@@ -142,10 +157,14 @@ export async function resolveUpstreamConfig(config: Config, env: Env, inputs: Up
   if (browser && !CHROMIUM_FAMILY.test(browser))
     throw new ConfigError(`${fromFlags.browser ? '--browser' : 'PLAYWRIGHT_MCP_BROWSER'} selects ${browser}, but this server drives Chromium builds only (the engine is chosen by --browser-engine). Fix: drop it, or use chromium.`);
   const { channel: _channel, ...launchOptions } = resolved.browser?.launchOptions ?? {};
+  // The upstream fills in a viewport nobody set (1280x720 headless, none headed);
+  // the launch plan decides it instead (the vendor's geometry on the stealth engine).
+  const contextOptions = { ...resolved.browser?.contextOptions };
+  if (await viewportDefaulted(tools, cliOptions, filtered, contextOptions.viewport)) delete contextOptions.viewport;
   return {
     ...resolved,
     // A remote (HTTP) client cannot resolve paths relative to the server's working directory.
     filePaths: env.PLAYWRIGHT_MCP_FILE_PATHS || fromFlags.filePaths || stdio ? resolved.filePaths : 'absolute',
-    browser: { ...resolved.browser, browserName: 'chromium', isolated: false, launchOptions },
+    browser: { ...resolved.browser, browserName: 'chromium', isolated: false, launchOptions, contextOptions },
   };
 }

@@ -24,7 +24,7 @@ export const browserSettings = {
     flag: 'binary-path',
     env: 'STEALTH_BINARY_PATH',
     kind: filePath,
-    help: 'Use this Chromium executable for the stealth engine instead of the managed build',
+    help: 'Use this Chromium executable instead of the managed build (also read from PLAYWRIGHT_MCP_EXECUTABLE_PATH / --executable-path and the vendor\'s CLOAKBROWSER_BINARY_PATH; this one wins). A stealth build is known by its install receipt or its vendor cache directory name',
     section: 'browser',
   }),
   cacheDir: setting({
@@ -32,7 +32,7 @@ export const browserSettings = {
     env: 'STEALTH_CACHE_DIR',
     kind: filePath,
     default: '~/.stealth',
-    help: 'Where stealth builds are cached',
+    help: 'Where stealth builds are cached (also read from the vendor\'s CLOAKBROWSER_CACHE_DIR; this one wins)',
     section: 'browser',
   }),
   noSandbox: setting({
@@ -47,7 +47,7 @@ export const browserSettings = {
     flag: 'download-url',
     env: 'STEALTH_DOWNLOAD_URL',
     kind: httpUrl,
-    help: 'Mirror base for the stealth build (serves `/chromium-v<version>/<archive>`, `SHA256SUMS` and `SHA256SUMS.sig` like the vendor); the licence key is never sent to it',
+    help: 'Mirror base for the stealth build (serves `/chromium-v<version>/<archive>`, `SHA256SUMS` and `SHA256SUMS.sig` like the vendor); the licence key is never sent to it (also read from CLOAKBROWSER_DOWNLOAD_URL; this one wins)',
     section: 'browser',
   }),
   downloadSha256: setting({
@@ -70,7 +70,7 @@ export const browserSettings = {
     env: 'STEALTH_LICENSE_KEY',
     kind: licenceKey,
     secret: true,
-    help: 'Licence key for keyed stealth builds (prefer the env var or `login`: flags show in `ps`); else `<cache-dir>/license.key`',
+    help: 'Licence key for keyed stealth builds (prefer the env var or `login`: flags show in `ps`; also read from CLOAKBROWSER_LICENSE_KEY, this one wins); else `<cache-dir>/license.key`, else the vendor client\'s `~/.cloakbrowser/license.key`',
     section: 'browser',
   }),
   stealthArgs: setting({
@@ -94,7 +94,7 @@ export const browserSettings = {
     env: 'STEALTH_PLAYWRIGHT_MCP_CONSOLE_FALLBACK',
     kind: boolean,
     default: 'true',
-    help: 'Stealth engine: record console messages in the page, for `browser_console_messages` when the build hides them from the driver',
+    help: 'Stealth engine: record console messages in the page for `browser_console_messages`, only when the build hides them from the driver (probed once per executable)',
     section: 'browser',
   }),
 };

@@ -1,0 +1,64 @@
+import { compareVersions } from './build-store/platform.ts';
+
+// The switches the vendor's own client passes to the stealth build, in one
+// table: what, why, and from which build on. launch-options.ts applies it;
+// stealth_bridge_info reports which a session got.
+
+export interface SwitchContext {
+  headed: boolean;
+  /** The stealth build's five-part version (install receipt or pin); null when unknown or stock Chromium. */
+  buildVersion: string | null;
+  /** The switches the user gave (launch args, config file). */
+  userArgs: readonly string[];
+  /** The user set a viewport (flag, env, config file, device). */
+  viewportSet: boolean;
+}
+
+export interface SwitchRule {
+  switch: string;
+  why: string;
+  /** First build that has the behaviour; undefined = every build. */
+  since?: string;
+  applies(ctx: SwitchContext): boolean;
+}
+
+// Builds from here on size a headless window like a real one (the vendor's HEADLESS_NO_VIEWPORT_MIN_VERSION).
+export const MAXIMIZED_MIN_VERSION = '148.0.7778.215.4';
+
+const atLeast = (ctx: SwitchContext, min: string) => ctx.buildVersion !== null && compareVersions(ctx.buildVersion, min) <= 0;
+const userHas = (ctx: SwitchContext, name: string) => ctx.userArgs.some((a) => a === name || a.startsWith(`${name}=`));
+
+export const STEALTH_SWITCHES: SwitchRule[] = [
+  {
+    switch: '--ignore-gpu-blocklist',
+    why: 'headed under Xvfb or in a container the GPU blocklist leaves no WebGL, a strong bot signal (vendor args.ts)',
+    applies: (ctx) => ctx.headed,
+  },
+  {
+    switch: '--start-maximized',
+    why: 'the window, not a fixed automation viewport, sizes the page (viewport: null), as the vendor runs newer builds',
+    since: MAXIMIZED_MIN_VERSION,
+    applies: (ctx) => !ctx.viewportSet && atLeast(ctx, MAXIMIZED_MIN_VERSION) && !userHas(ctx, '--window-size') && !userHas(ctx, '--start-maximized'),
+  },
+];
+
+/** The vendor's viewport when the user set none: null (the window) or its fixed headless size on older builds. */
+export function vendorViewport(ctx: SwitchContext): { width: number; height: number } | null | undefined {
+  if (ctx.viewportSet) return undefined;
+  if (ctx.headed || atLeast(ctx, MAXIMIZED_MIN_VERSION)) return null;
+  return { width: 1920, height: 947 };
+}
+
+/** `--fingerprint-windows-font-metrics` needs MediaRouter among the enabled features (vendor args.ts). */
+export function withFontMetricsFeature(args: string[]): string[] {
+  if (!args.some((a) => a === '--fingerprint-windows-font-metrics' || a.startsWith('--fingerprint-windows-font-metrics='))) return args;
+  const index = args.findIndex((a) => a.startsWith('--enable-features='));
+  if (index === -1) return [...args, '--enable-features=MediaRouter'];
+  const features = args[index]!.slice('--enable-features='.length).split(',').filter(Boolean);
+  if (features.includes('MediaRouter')) return args;
+  return args.map((a, i) => (i === index ? `--enable-features=${[...features, 'MediaRouter'].join(',')}` : a));
+}
+
+export function applicableSwitches(ctx: SwitchContext): SwitchRule[] {
+  return STEALTH_SWITCHES.filter((rule) => rule.applies(ctx));
+}
