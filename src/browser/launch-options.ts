@@ -5,6 +5,7 @@ import type { BrowserBinary } from './binary.ts';
 import type { LaunchExtras } from './launch-extras.ts';
 import { mergeArgs, stealthProfile, type StealthProfile } from './stealth-profile.ts';
 import { applicableSwitches, vendorViewport, withFontMetricsFeature } from './stealth-switches.ts';
+import { reducedUserAgent } from './user-agent.ts';
 
 type ContextOptions = NonNullable<NonNullable<UpstreamConfig['browser']>['contextOptions']>;
 
@@ -15,6 +16,7 @@ export interface LaunchPlan {
   binary: BrowserBinary;
   stealth: StealthProfile | null;
   consoleFallback: boolean;
+  humanize: boolean;
   /** The vendor-table switches this plan added (stealth-switches.ts), for stealth_bridge_info. */
   switches: { switch: string; why: string; since: string | null }[];
   /** The session's proxy, GeoIP, profile and extensions, once its setup ran. */
@@ -37,6 +39,11 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
   const headed = config.headless === false;
   const switchContext = { headed, buildVersion: binary.stealthBuildVersion, userArgs, viewportSet: restContext.viewport !== undefined };
   const switches = stealthEngine ? applicableSwitches(switchContext) : [];
+  // One user agent everywhere: a launch switch reaches dedicated, shared and
+  // service workers, which a CDP override (context userAgent) does not.
+  const userAgent = restContext.userAgent ?? (config.headless !== false && binary.stealthBuildVersion === null && binary.version ? reducedUserAgent(binary.version) : undefined);
+  delete restContext.userAgent;
+  if (userAgent) userArgs.push(`--user-agent=${userAgent}`);
   // The upstream's own default on the playwright engine; the vendor's on the stealth engine.
   const viewport = restContext.viewport !== undefined ? restContext.viewport : stealthEngine ? vendorViewport(switchContext) : headed ? null : { width: 1280, height: 720 };
   if (!userArgs.some((a) => a.startsWith('--disable-blink-features'))) userArgs.push(AUTOMATION_CONTROLLED_OFF);
@@ -61,5 +68,6 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
     binary,
     stealth,
     consoleFallback: stealthEngine && config.consoleFallback,
+    humanize: config.humanize,
   };
 }

@@ -5,10 +5,10 @@ import { metrics } from '../metrics/metrics.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
 import { consoleReachesDriver, enableConsoleFallback } from './console-fallback.ts';
 import { closeUnresponsivePages } from './hang-recovery.ts';
+import { enableHumanize } from './humanize.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { maskCredentialsIn } from './proxy/proxy-url.ts';
 import { mergeArgs } from './stealth-profile.ts';
-import { honestUserAgent, probedUserAgent } from './user-agent-probe.ts';
 
 /** How a session adds to each launch (CDP debugging port) and hears of a browser's end. */
 export interface BrowserHooks {
@@ -89,6 +89,7 @@ export class SessionBrowser {
       consoleFallback: plan.consoleFallback,
       consoleFallbackActive: this.#consoleFallbackActive,
       prelaunched: this.#warm,
+      humanize: plan.humanize,
       switches: plan.switches,
       viewport: plan.context.viewport ?? null,
       // With the session's own switches; an inline proxy's credentials masked.
@@ -119,9 +120,7 @@ export class SessionBrowser {
     let browser: Browser;
     let persistent: BrowserContext | undefined;
     if (extras?.userDataDir) {
-      const userAgent = contextOptions.userAgent ?? (await probedUserAgent(options));
-      if (this.#closed) throw new Error('The session is closed.');
-      persistent = await chromium.launchPersistentContext(extras.userDataDir, { ...options, ...contextOptions, userAgent });
+      persistent = await chromium.launchPersistentContext(extras.userDataDir, { ...options, ...contextOptions });
       browser = persistent.browser()!;
       this.#persistent = persistent;
     } else browser = await chromium.launch(options);
@@ -142,8 +141,9 @@ export class SessionBrowser {
       await (persistent ?? browser).close();
       throw new Error('The session is closed.');
     }
-    const context = persistent ?? (await browser.newContext({ ...contextOptions, userAgent: contextOptions.userAgent ?? (await honestUserAgent(browser)) }));
+    const context = persistent ?? (await browser.newContext(contextOptions));
     if (this.#plan.consoleFallback) await this.#maybeConsoleFallback(browser, context, executablePath);
+    if (this.#plan.humanize) enableHumanize(context);
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));
     this.#log.debug(`browser ${browser.version()} launched in ${Math.round(performance.now() - started)} ms`);

@@ -89,6 +89,14 @@ export const browserSettings = {
     help: 'stdio: launch the browser while the client handshakes, so the first browser tool finds it ready; false = launch on the first browser tool',
     section: 'browser',
   }),
+  humanize: setting({
+    flag: 'humanize',
+    env: 'STEALTH_PLAYWRIGHT_MCP_HUMANIZE',
+    kind: boolean,
+    default: 'true',
+    help: 'Pointer travels along a curved path with human timing before clicks, hovers and drags; typing goes key by key with uneven delays (texts up to 120 characters). false = Playwright\'s direct actions (faster)',
+    section: 'browser',
+  }),
   consoleFallback: setting({
     flag: 'console-fallback',
     env: 'STEALTH_PLAYWRIGHT_MCP_CONSOLE_FALLBACK',

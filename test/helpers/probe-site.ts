@@ -1,0 +1,59 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// Our own automation probe, served from 127.0.0.1: what detectors look at
+// that the bridge (not the browser build) is responsible for. The page fills
+// window.__probe; a test reads it after driving the page with MCP tools.
+const WORKER_UA = `postMessage([navigator.userAgent, JSON.stringify(navigator.userAgentData && navigator.userAgentData.brands)])`;
+
+const PROBE = `<!doctype html><title>Probe</title>
+<button id="target" style="position:absolute;left:420px;top:300px;width:160px;height:48px">Target</button>
+<input id="field" aria-label="Field" style="position:absolute;left:420px;top:400px">
+<iframe id="frame" srcdoc="<p>frame</p>" style="position:absolute;left:0;top:600px;width:200px;height:80px"></iframe>
+<script>
+const probe = { moves: [], clicks: [], keys: [], ua: {} };
+window.__probe = probe;
+addEventListener('mousemove', (e) => probe.moves.push([e.clientX, e.clientY, performance.now()]), true);
+addEventListener('click', (e) => probe.clicks.push([e.clientX, e.clientY, probe.moves.length, e.isTrusted]), true);
+addEventListener('keydown', (e) => probe.keys.push(performance.now()), true);
+// A logged Error whose stack getter fires only if someone serialises it (CDP console previews, a recorder).
+probe.stackRead = false;
+const err = new Error('probe');
+Object.defineProperty(err, 'stack', { get() { probe.stackRead = true; return 'stack'; }, configurable: true });
+console.log(err);
+console.debug(err);
+probe.consoleNative = [console.log, console.debug, console.error].every((f) => Function.prototype.toString.call(f) === 'function ' + f.name + '() { [native code] }');
+probe.webdriver = navigator.webdriver;
+probe.ua.page = navigator.userAgent;
+probe.ua.pageBrands = JSON.stringify(navigator.userAgentData && navigator.userAgentData.brands);
+document.getElementById('frame').addEventListener('load', () => { probe.ua.iframe = document.getElementById('frame').contentWindow.navigator.userAgent; });
+const worker = new Worker(URL.createObjectURL(new Blob([${JSON.stringify(WORKER_UA)}])));
+worker.onmessage = (e) => { probe.ua.worker = e.data[0]; probe.ua.workerBrands = e.data[1]; };
+const shared = new SharedWorker(URL.createObjectURL(new Blob(['onconnect = (e) => e.ports[0].' + ${JSON.stringify(WORKER_UA)}])));
+shared.port.onmessage = (e) => { probe.ua.shared = e.data[0]; };
+navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then((reg) => {
+  navigator.serviceWorker.onmessage = (e) => { probe.ua.service = e.data[0]; };
+  reg.active.postMessage('ua');
+}).catch((e) => { probe.ua.service = 'error: ' + e.message; });
+probe.geometry = { inner: [innerWidth, innerHeight], outer: [outerWidth, outerHeight], screen: [screen.width, screen.height], avail: [screen.availWidth, screen.availHeight] };
+</script>`;
+
+const SERVICE_WORKER = `self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
+self.addEventListener('message', (e) => e.source.postMessage([navigator.userAgent]));`;
+
+export interface ProbeSite {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startProbeSite(): Promise<ProbeSite> {
+  const server = http.createServer((req, res) => {
+    if (req.url === '/sw.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(SERVICE_WORKER);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PROBE);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { after, before, describe, test } from 'node:test';
+import { useTempDir } from './helpers/fixtures.ts';
+import { startProbeSite, type ProbeSite } from './helpers/probe-site.ts';
+import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { connectUpstream } from './helpers/upstream-cli.ts';
+
+interface Probe {
+  moves: [number, number, number][];
+  clicks: [number, number, number, boolean][];
+  keys: number[];
+  stackRead: boolean;
+  consoleNative: boolean;
+  webdriver: boolean;
+  ua: Record<string, string>;
+  geometry: { inner: number[]; outer: number[]; screen: number[] };
+}
+
+/** Drives the probe page only through MCP tools (navigate, snapshot, click, type, one evaluate to read the result). */
+async function drive(client: Client, url: string): Promise<Probe> {
+  const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
+  await call('browser_navigate', { url });
+  const snap = textOf(await call('browser_snapshot'));
+  const ref = (label: string) => snap.match(new RegExp(`"${label}"[^\\n]*\\[ref=([a-z0-9]+)\\]`))![1];
+  await call('browser_click', { target: ref('Target'), element: 'Target' });
+  await call('browser_type', { target: ref('Field'), element: 'Field', text: 'hello world' });
+  await call('browser_wait_for', { time: 1 });
+  const read = textOf(await call('browser_evaluate', { function: '() => JSON.stringify(window.__probe)' }));
+  const json = JSON.parse(read.match(/### Result\n([\s\S]*?)\n###/)![1]!);
+  return JSON.parse(json) as Probe;
+}
+
+function stdev(values: number[]): number {
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  return Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length);
+}
+
+// The points of the stealth issue the bridge is responsible for, on our
+// default engine (Debian Chromium through --binary-path) and, in the same
+// run, on the upstream CLI as the reference.
+describe('automation probes: no signal of our own, one identity everywhere, human input', () => {
+  const output = useTempDir('spm-probes-');
+  let site: ProbeSite;
+  let ours: Probe;
+  let upstream: Probe;
+  const servers: Connected[] = [];
+  before(async () => {
+    site = await startProbeSite();
+    const a = await connect(testEnv(`${output.path}/ours`));
+    const b = await connectUpstream(`${output.path}/upstream`);
+    servers.push(a, b);
+    ours = await drive(a.client, `${site.url}/`);
+    upstream = await drive(b.client, `${site.url}/`);
+  });
+  after(async () => {
+    for (const s of servers) {
+      await s.client.close().catch(() => {});
+      await s.transport.exit;
+    }
+    await site?.close();
+  });
+
+  test("nothing of ours reads a logged object's getters or leaves a non-native console (as under the upstream CLI)", () => {
+    assert.equal(ours.stackRead, upstream.stackRead, 'the same as plain Playwright');
+    assert.equal(ours.stackRead, false);
+    assert.equal(ours.consoleNative, true);
+    assert.equal(ours.webdriver, false);
+  });
+
+  test('one user agent in the page, an iframe, a dedicated, a shared and a service worker; never HeadlessChrome', () => {
+    const values = ['page', 'iframe', 'worker', 'shared', 'service'].map((k) => ours.ua[k]);
+    assert.ok(values.every((v) => v === ours.ua.page), JSON.stringify(ours.ua));
+    assert.doesNotMatch(JSON.stringify(ours.ua), /Headless/);
+    assert.equal(ours.ua.workerBrands, ours.ua.pageBrands);
+    // The upstream leaks HeadlessChrome into workers (its override is CDP-only): the reason for this test.
+    assert.match(JSON.stringify(upstream.ua), /HeadlessChrome/);
+  });
+
+  test("no fixed automation viewport: not Playwright's 1280x720, and the screen holds the window", () => {
+    assert.notDeepEqual(ours.geometry.inner, [1280, 720]);
+    assert.ok(ours.geometry.screen[0]! >= ours.geometry.inner[0]! && ours.geometry.screen[1]! >= ours.geometry.inner[1]!, JSON.stringify(ours.geometry));
+  });
+
+  test('a click comes after a pointer path with uneven timing; keys arrive with uneven delays (the upstream: one jump, even keys)', () => {
+    const [click] = ours.clicks;
+    assert.ok(click, 'the click arrived');
+    assert.ok(click[2] >= 8, `${click[2]} pointer moves before the click`);
+    assert.equal(click[3], true, 'a trusted event');
+    const gaps = ours.moves.slice(1, click[2]).map((m, i) => m[2] - ours.moves[i]![2]);
+    assert.ok(stdev(gaps) > 1, `move timing varies: ${gaps.map(Math.round)}`);
+    const keyGaps = ours.keys.slice(1).map((k, i) => k - ours.keys[i]!);
+    assert.ok(ours.keys.length >= 'hello world'.length, `${ours.keys.length} keys`);
+    assert.ok(stdev(keyGaps) > 10, `key timing varies: ${keyGaps.map(Math.round)}`);
+    assert.ok(upstream.clicks[0]![2] <= 2, 'the upstream jumps straight to the element');
+  });
+});
