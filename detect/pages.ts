@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+// The detector pages: each runs one open-source detector from npm (or our own
+// probe), then posts `{ flagged, signals }` to /report/<page>. The same pages
+// serve our server and the unautomated control, so both are judged alike.
+const ROOT = path.resolve(import.meta.dirname, '..');
+const lib = (file: string) => fs.readFileSync(path.join(ROOT, 'node_modules', file), 'utf8');
+
+export const LIBRARIES: Record<string, { file: string; type: string }> = {
+  '/lib/botd.js': { file: '@fingerprintjs/botd/dist/botd.esm.js', type: 'text/javascript' },
+  '/lib/fpscanner.js': { file: 'fpscanner/dist/fpScanner.es.js', type: 'text/javascript' },
+  '/lib/headless-detector.js': { file: 'headless-detector/scripts/headless-detector.js', type: 'text/javascript' },
+};
+
+export function library(pathname: string): string | undefined {
+  const entry = LIBRARIES[pathname];
+  return entry ? lib(entry.file) : undefined;
+}
+
+// A button and a field give the MCP driver something to click and type into,
+// as an agent would; the detectors run after a short settle.
+const SHELL = (name: string, body: string) => `<!doctype html><title>${name}</title>
+<button id="go" style="margin:200px 0 0 300px;width:160px;height:40px">Continue</button>
+<input aria-label="Search" style="margin-left:40px">
+<script>
+function report(result) {
+  fetch('/report/${name}', { method: 'POST', body: JSON.stringify(result) });
+}
+</script>
+${body}`;
+
+export const DETECTORS: Record<string, string> = {
+  botd: SHELL('botd', `<script type="module">
+import { load } from '/lib/botd.js';
+setTimeout(async () => {
+  try {
+    const botd = await load({ monitoring: false });
+    const result = botd.detect();
+    const detections = botd.getDetections ? botd.getDetections() : {};
+    const signals = {};
+    for (const [k, v] of Object.entries(detections || {})) signals[k] = v && v.state === 0 ? String(v.value).slice(0, 60) : null;
+    report({ flagged: !!result.bot, signals: { botKind: result.bot ? result.botKind : null } });
+  } catch (e) { report({ flagged: null, error: String(e) }); }
+}, 1500);
+</script>`),
+  fpscanner: SHELL('fpscanner', `<script type="module">
+import FingerprintScanner from '/lib/fpscanner.js';
+setTimeout(async () => {
+  try {
+    const fp = await new FingerprintScanner().collectFingerprint({ encrypt: false });
+    const signals = {};
+    for (const [k, v] of Object.entries(fp.fastBotDetectionDetails || {})) signals[k] = !!(v && (v.detected ?? v));
+    report({ flagged: !!fp.fastBotDetection, signals });
+  } catch (e) { report({ flagged: null, error: String(e) }); }
+}, 1500);
+</script>`),
+  'headless-detector': SHELL('headless-detector', `<script src="/lib/headless-detector.js"></script>
+<script>
+setTimeout(async () => {
+  try {
+    const r = await detectHeadless(false);
+    const signals = {};
+    const walk = (prefix, o) => { for (const [k, v] of Object.entries(o || {})) { if (typeof v === 'boolean') signals[prefix + k] = v; else if (v && typeof v === 'object' && typeof v.detected === 'boolean') signals[prefix + k] = v.detected; } };
+    for (const group of ['automationFlags', 'cdpArtifacts', 'headlessIndicators', 'userAgentFlags', 'advancedChecks', 'webglFlags']) walk(group + '.', r[group]);
+    signals.webdriver = !!r.webdriver;
+    // Its own scale: 0.5 and above is "likely headless".
+    report({ flagged: r.isHeadless >= 0.5, score: r.isHeadless, signals });
+  } catch (e) { report({ flagged: null, error: String(e) }); }
+}, 1500);
+</script>`),
+  // Our own probe: what the bridge is responsible for (user agent everywhere, console, geometry).
+  probe: SHELL('probe', `<script>
+const moves = [];
+addEventListener('mousemove', () => moves.push(performance.now()), true);
+const err = new Error('x');
+let stackRead = false;
+Object.defineProperty(err, 'stack', { get() { stackRead = true; return ''; } });
+console.log(err);
+setTimeout(async () => {
+  const ua = navigator.userAgent;
+  const worker = await new Promise((resolve) => {
+    const w = new Worker(URL.createObjectURL(new Blob(['postMessage(navigator.userAgent)'])));
+    w.onmessage = (e) => resolve(e.data);
+    setTimeout(() => resolve('timeout'), 2000);
+  });
+  const shared = await new Promise((resolve) => {
+    const s = new SharedWorker(URL.createObjectURL(new Blob(['onconnect = (e) => e.ports[0].postMessage(navigator.userAgent)'])));
+    s.port.onmessage = (e) => resolve(e.data);
+    setTimeout(() => resolve('timeout'), 2000);
+  });
+  const signals = {
+    webdriver: navigator.webdriver === true,
+    headlessUserAgent: /Headless/.test(ua + worker + shared),
+    workerUserAgentDiffers: worker !== ua || shared !== ua,
+    stackGetterRead: stackRead,
+    consoleNotNative: !/\\[native code\\]/.test(Function.prototype.toString.call(console.log)),
+    automationViewport: innerWidth === 1280 && innerHeight === 720,
+    outerEqualsInner: outerHeight === innerHeight && outerWidth === innerWidth,
+  };
+  report({ flagged: Object.values(signals).some(Boolean), signals });
+}, 2500);
+</script>`),
+};
