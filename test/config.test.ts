@@ -32,6 +32,9 @@ describe('bad configuration stops the server with a clear error', () => {
   test('a bad number in an upstream PLAYWRIGHT_MCP_* variable', () =>
     refused([], { PLAYWRIGHT_MCP_TIMEOUT_ACTION: 'soon' }, /PLAYWRIGHT_MCP_TIMEOUT_ACTION/, /"soon"/, /whole number/));
 
+  test('a profile dir on a pseudo file system fails at once with the path and the reason (it used to spin a core forever)', () =>
+    refused(['--user-data-dir', '/proc/forbidden'], {}, /\/proc\/forbidden cannot be created \(ENOENT\)/, /Fix:/));
+
   test('an unknown enum value', () => refused(['--log-level', 'verbose'], {}, /--log-level/, /"verbose"/, /silent, error, warn, info, debug, trace/));
 
   test('an unknown engine from the environment', () =>

@@ -8,6 +8,7 @@ import { parseSetting } from '../config/load.ts';
 import type { Config } from '../config/settings.ts';
 import { fetchJson } from './build-store/download.ts';
 import { cacheLayout } from './build-store/layout.ts';
+import { makeDir } from '../fs/make-dir.ts';
 
 // The licence key: STEALTH_LICENSE_KEY / --license-key, else the key saved by
 // `login` in <cache>/license.key (0600). The key itself never leaves this
@@ -54,7 +55,7 @@ export function licenceFacts(licence: Licence): { source: LicenceSource; key: st
 /** Saves the key for later starts; written to a temp file first, readable by the owner only. */
 export async function saveLicence(cacheDir: string, key: string): Promise<string> {
   const file = cacheLayout(cacheDir).licence;
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await makeDir(path.dirname(file), 0o700);
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     await fs.writeFile(tmp, `${key}\n`, { mode: 0o600 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { makeDirSync } from '../fs/make-dir.ts';
 
 // Where each server instance records which browsers it owns. Private to this
 // user: a record names processes to kill, so nobody else may plant one.
@@ -14,7 +15,7 @@ export function defaultRuntimeDir(): string {
 
 /** Creates `dir` (0700) when missing; refuses one that is a symlink or belongs to another user. */
 export function ensurePrivateDir(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirSync(dir, 0o700);
   const stat = fs.lstatSync(dir);
   if (!stat.isDirectory()) throw new Error(`${dir} is not a directory`);
   if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) throw new Error(`${dir} belongs to another user (uid ${stat.uid})`);

@@ -39,6 +39,7 @@ import { setUpSession, type SessionSetup } from './session-setup.ts';
 import type { WarmPool } from './warm-pool.ts';
 import { SessionFiles } from './files/session-files.ts';
 import { connectUpstream } from './upstream-link.ts';
+import { makeDir } from '../fs/make-dir.ts';
 
 /** Where the upstream CLI writes when no output dir is given (context.ts outputDir()). */
 function upstreamDefaultOutputDir(): string {
@@ -149,7 +150,7 @@ export class BridgeSession {
 
   /** Connects the upstream; call before connecting `server` to a transport. */
   async start(): Promise<void> {
-    if (this.#ownOutputDir) await fs.mkdir(this.outputDir, { recursive: true });
+    if (this.#ownOutputDir) await makeDir(this.outputDir);
     const overrides = this.#options.overrides ?? {};
     this.#setup = await setUpSession({
       config: this.#config,

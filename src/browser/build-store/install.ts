@@ -14,6 +14,7 @@ import { installName, latestKeyedVersion, origins, type BuildRequest, type Origi
 import { readInstalled, writeReceipt, type Receipt } from './receipt.ts';
 import { verifyManifestSignature } from './verify.ts';
 import { archiveName, PROVIDER } from './vendor.ts';
+import { makeDir } from '../../fs/make-dir.ts';
 
 // Concurrent sessions in one process share one install; other processes wait
 // on the lock file and then find the finished build.
@@ -79,7 +80,7 @@ function diskFailure(error: unknown, what: string): BuildStoreError {
 async function install(req: BuildRequest, version: string, name: string, log: Logger): Promise<InstalledBuild> {
   const dirs = cacheLayout(req.cacheDir);
   try {
-    for (const dir of [dirs.builds, dirs.locks, dirs.tmp]) await fs.mkdir(dir, { recursive: true });
+    for (const dir of [dirs.builds, dirs.locks, dirs.tmp]) await makeDir(dir);
   } catch (error) {
     throw diskFailure(error, `create the build cache in ${req.cacheDir}`);
   }

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { makeDir } from '../../fs/make-dir.ts';
 
 /** A profile problem the operator or client can fix; the message says how. */
 export class ProfileError extends Error {
@@ -35,7 +36,7 @@ export function profilesRoot(outputDir: string): string {
  */
 export async function namedProfileDir(root: string, name: string): Promise<string> {
   if (!validProfileName(name)) throw new ProfileError(`Invalid profile name ${JSON.stringify(name.slice(0, 80))}: use ${PROFILE_NAME_ACCEPTS}.`, 400);
-  await fs.mkdir(root, { recursive: true, mode: 0o700 });
+  await makeDir(root, 0o700);
   const realRoot = await fs.realpath(root);
   const dir = path.join(realRoot, name);
   await fs.mkdir(dir, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
@@ -51,7 +52,7 @@ export async function namedProfileDir(root: string, name: string): Promise<strin
 /** An operator-given directory (PLAYWRIGHT_MCP_USER_DATA_DIR): created if missing, checked writable. */
 export async function userDataDir(dir: string, origin: string): Promise<string> {
   try {
-    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    await makeDir(dir, 0o700);
   } catch (error) {
     throw new ProfileError(`${origin} ${dir} cannot be created (${(error as NodeJS.ErrnoException).code}). Fix: point it at a directory this server may write, or create it.`, 500);
   }

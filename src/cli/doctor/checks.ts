@@ -6,6 +6,7 @@ import { PACKAGE_NAME, PACKAGE_VERSION, UPSTREAM_VERSION } from '../../package-i
 import { runtimeInfo, type RuntimeInfo } from '../../runtime.ts';
 import type { Startup } from '../startup.ts';
 import { resolvePackages, type PackageReport } from './packages.ts';
+import { makeDir } from '../../fs/make-dir.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'error';
 
@@ -49,7 +50,7 @@ function upstreamCheck(packages: PackageReport): Check[] {
 
 async function outputDirCheck(dir: string): Promise<Check> {
   try {
-    await fs.mkdir(dir, { recursive: true });
+    await makeDir(dir);
     await fs.access(dir, constants.W_OK);
     return { name: 'output-dir', status: 'ok', message: `${dir} is writable` };
   } catch (error) {
