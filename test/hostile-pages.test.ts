@@ -189,6 +189,22 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     assert.match(await d.call('browser_snapshot'), /Calm/);
   });
 
+  test('huge results are bounded with a note: a 200,000-node DOM snapshot and a 20 MB evaluate result (ours)', { timeout: 180_000 }, async () => {
+    const server = await connect(testEnv(`${output.path}/huge`), ['--max-result-chars', '300000']);
+    servers.push(server);
+    const d = new Driver(server.client, site);
+    await d.go('/big-dom');
+    const snap = await d.call('browser_snapshot');
+    assert.ok(snap.length < 301_000, `${snap.length} characters`);
+    assert.match(snap, /Cut: \d+ more characters .*--max-result-chars 300000/s);
+    const big = await d.call('browser_evaluate', { function: '() => "x".repeat(20 * 1024 * 1024)' });
+    assert.ok(big.length < 301_000, `${big.length} characters`);
+    assert.match(big, /--max-result-chars/);
+    assert.deepEqual(d.slow, []);
+    await d.go('/calm');
+    assert.match(await d.call('browser_snapshot'), /Calm/);
+  });
+
   test('over Streamable HTTP: dialogs on load and a file chooser return in time, and the session goes on', { timeout: 120_000 }, async () => {
     const server: HttpServer = await startHttpServer(testEnv(`${output.path}/http`));
     try {

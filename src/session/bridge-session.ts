@@ -38,6 +38,7 @@ import { metrics, observeToolCall } from '../metrics/metrics.ts';
 import { setUpSession, type SessionSetup } from './session-setup.ts';
 import type { WarmPool } from './warm-pool.ts';
 import { SessionFiles } from './files/session-files.ts';
+import { capResult } from './result-cap.ts';
 import { connectUpstream } from './upstream-link.ts';
 import { makeDir } from '../fs/make-dir.ts';
 
@@ -193,7 +194,7 @@ export class BridgeSession {
   async #callTool(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]) {
     const started = performance.now();
     try {
-      const result = await this.#withFiles(await this.#dispatch(params, extra));
+      const result = capResult(await this.#withFiles(await this.#dispatch(params, extra)), this.#config.maxResultChars);
       observeToolCall(this.#toolLabel(params.name, result), started, result.isError === true);
       return result;
     } catch (error) {

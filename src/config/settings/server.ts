@@ -31,6 +31,14 @@ export const serverSettings = {
     help: 'HTTP: bytes a session may keep under its output dir; past it, its browser tools are refused with an error naming this setting (stealth_bridge_info shows the usage)',
     section: 'server',
   }),
+  maxResultChars: setting({
+    flag: 'max-result-chars',
+    env: 'STEALTH_PLAYWRIGHT_MCP_MAX_RESULT_CHARS',
+    kind: integer(10_000, 100_000_000),
+    default: '1000000',
+    help: 'Longest text a tool result carries (a snapshot of a huge page, a huge evaluate result); the rest is cut with a note naming this setting (write big snapshots to a file with browser_snapshot\'s filename)',
+    section: 'server',
+  }),
   keepArtifacts: setting({
     flag: 'keep-artifacts',
     env: 'STEALTH_PLAYWRIGHT_MCP_KEEP_ARTIFACTS',
