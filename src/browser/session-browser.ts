@@ -67,9 +67,13 @@ export class SessionBrowser {
     return this.#plan;
   }
 
-  /** This browser was launched for the pool; the session that takes it must not relabel it. */
-  markWarm(): void {
+  /** The session id a warm browser was launched for (its traces dir names it). */
+  reservedSessionId: string | undefined;
+
+  /** This browser was launched for the pool, for the session that will have `sessionId`. */
+  markWarm(sessionId: string): void {
     this.#warm = true;
+    this.reservedSessionId = sessionId;
   }
 
   get running(): boolean {

@@ -78,6 +78,11 @@ export interface SessionOptions {
   pool?: WarmPool;
 }
 
+/** `<replica>.<uuid>` behind a gateway (--http-replica-id), else the UUID. */
+export function sessionId(config: Config, uuid: string = randomUUID()): string {
+  return config.httpReplicaId ? `${config.httpReplicaId}.${uuid}` : uuid;
+}
+
 /** A session whose browser a warm pool browser can be: the process defaults, nothing of its own. */
 export function takesDefaultLaunch(config: Config, overrides: SessionOverrides = {}): boolean {
   const own = Object.values(overrides).some((value) => value !== undefined);
@@ -112,8 +117,10 @@ export class BridgeSession {
 
   constructor(options: SessionOptions) {
     this.#options = options;
+    // A warm browser was launched for a session id reserved with it (its traces dir names it).
+    const warm = options.pool && takesDefaultLaunch(options.config, options.overrides) ? options.pool.take() : undefined;
     const uuid = randomUUID();
-    this.id = options.config.httpReplicaId ? `${options.config.httpReplicaId}.${uuid}` : uuid;
+    this.id = warm?.reservedSessionId ?? sessionId(options.config, uuid);
     // A session's proxy replaces the process one; its context options merge over them.
     const { proxy, profile: _profile, contextOptions, ...overrides } = options.overrides ?? {};
     this.#config = {
@@ -126,12 +133,13 @@ export class BridgeSession {
     const upstreamDir = options.upstreamConfig.outputDir;
     this.#ownOutputDir = this.#config.transport !== 'stdio';
     this.outputDir = this.#ownOutputDir ? path.join(upstreamDir ?? this.#config.outputDir, this.id) : (upstreamDir ?? upstreamDefaultOutputDir());
-    const warm = options.pool && takesDefaultLaunch(options.config, options.overrides) ? options.pool.take() : undefined;
     if (warm) {
       this.browser = warm;
       this.#plan = warm.plan;
     } else {
       this.#plan = launchPlan(this.#config, withContextOptions(options.upstreamConfig, this.#config.contextOptions), options.binary);
+      // Where Playwright writes traces: the dir the upstream links them in.
+      this.#plan.launch.tracesDir = path.join(this.outputDir, 'traces');
       this.browser = new SessionBrowser(this.#plan, options.log.withTag(uuid.slice(0, 8)), {
         extraArgs: async () => [...(this.#cdp ? await this.#cdp.launchArgs() : []), ...instanceLaunchArgs()],
         onBrowserGone: () => this.#cdp?.browserGone(),

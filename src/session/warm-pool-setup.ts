@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { BrowserBinary } from '../browser/binary.ts';
 import { withContextOptions } from '../browser/context-options.ts';
 import { launchPlan } from '../browser/launch-options.ts';
@@ -6,7 +7,7 @@ import type { Config } from '../config/settings.ts';
 import type { UpstreamConfig } from '../config/upstream.ts';
 import { instanceLaunchArgs } from '../instance/instance.ts';
 import type { Logger } from '../log.ts';
-import { takesDefaultLaunch } from './bridge-session.ts';
+import { sessionId, takesDefaultLaunch } from './bridge-session.ts';
 import { WarmPool } from './warm-pool.ts';
 
 /**
@@ -25,9 +26,13 @@ export async function warmPool(input: { config: Config; upstreamConfig: Upstream
   const pool = new WarmPool(
     config.httpPrewarm,
     () => {
-      // A fresh plan each time: its own fingerprint seed.
-      const browser = new SessionBrowser(launchPlan(config, upstream, binary), log.withTag('warm'), { extraArgs: async () => instanceLaunchArgs() });
-      browser.markWarm();
+      // A fresh plan each time: its own fingerprint seed. Its session id is
+      // reserved now, so traces land in that session's dir.
+      const id = sessionId(config);
+      const plan = launchPlan(config, upstream, binary);
+      plan.launch.tracesDir = path.join(upstreamConfig.outputDir ?? config.outputDir, id, 'traces');
+      const browser = new SessionBrowser(plan, log.withTag('warm'), { extraArgs: async () => instanceLaunchArgs() });
+      browser.markWarm(id);
       return browser;
     },
     log,

@@ -1,0 +1,44 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// Pages for the side-by-side run: one per tool family.
+const PAGES: Record<string, string> = {
+  '/form': `<!doctype html><title>Form</title>
+<form id="f" onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'sent ' + new FormData(this).get('name') + ' ' + new FormData(this).get('color') + ' ' + (document.getElementById('agree').checked)">
+<label>Name <input name="name" id="name"></label>
+<label>Color <select name="color" id="color"><option>red</option><option>green</option><option>blue</option></select></label>
+<label><input type="checkbox" id="agree"> Agree</label>
+<button type="submit">Send</button></form><p id="out">not sent</p>
+<button id="hover" onmouseover="this.textContent='hovered'">Hover me</button>
+<div id="src" draggable="true" ondragstart="event.dataTransfer.setData('text', 'x')">Drag source</div>
+<div id="dst" ondragover="event.preventDefault()" ondrop="this.textContent='dropped'">Drop target</div>`,
+  '/tabs': `<!doctype html><title>Tabs</title><a href="/second" target="_blank">Open second</a>`,
+  '/second': `<!doctype html><title>Second</title><h1>Second page</h1>`,
+  '/upload': `<!doctype html><title>Upload</title><input type="file" aria-label="File" onchange="document.getElementById('out').textContent = this.files[0].name"><p id="out">none</p>`,
+  '/download': `<!doctype html><title>Download</title><a href="/file.txt" download>Get file</a>`,
+  '/network': `<!doctype html><title>Network</title><script>fetch('/api/data').then(r => r.json()).then(d => document.title = 'Network ' + d.n)</script>`,
+  '/console': `<!doctype html><title>Console</title><script>console.log('hello log'); console.warn('a warning'); console.error('an error')</script>`,
+  '/storage': `<!doctype html><title>Storage</title><script>localStorage.setItem('k', 'v'); sessionStorage.setItem('s', 't'); document.cookie = 'c=1'</script>`,
+};
+
+export interface ToolSite {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startToolSite(): Promise<ToolSite> {
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (path === '/file.txt') return void res.writeHead(200, { 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="file.txt"' }).end('file body\n');
+    // A favicon, so no 404 console error races into one result or the next.
+    if (path === '/favicon.ico') return void res.writeHead(204).end();
+    if (path === '/api/data') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"n":42}');
+    const page = PAGES[path];
+    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(page ?? 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
