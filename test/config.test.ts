@@ -35,6 +35,9 @@ describe('bad configuration stops the server with a clear error', () => {
   test('a profile dir on a pseudo file system fails at once with the path and the reason (it used to spin a core forever)', () =>
     refused(['--user-data-dir', '/proc/forbidden'], {}, /\/proc\/forbidden cannot be created \(ENOENT\)/, /Fix:/));
 
+  test('a setting the bridge cannot honour', () =>
+    refused([], { PLAYWRIGHT_MCP_EXTENSION: 'true' }, /PLAYWRIGHT_MCP_EXTENSION/, /owns its browser/, /unset/));
+
   test('an unknown enum value', () => refused(['--log-level', 'verbose'], {}, /--log-level/, /"verbose"/, /silent, error, warn, info, debug, trace/));
 
   test('an unknown engine from the environment', () =>
@@ -49,9 +52,6 @@ describe('bad configuration stops the server with a clear error', () => {
   test('an unknown flag gets a suggestion', () => refused(['--headles'], {}, /Unknown flag --headles/, /Did you mean --headless\?/));
 
   test('a flag that needs a value and has none', () => refused(['--output-dir'], {}, /--output-dir needs a value/));
-
-  test('a setting the bridge cannot honour', () =>
-    refused([], { PLAYWRIGHT_MCP_CDP_ENDPOINT: 'http://127.0.0.1:9222' }, /PLAYWRIGHT_MCP_CDP_ENDPOINT/, /owns its browser/, /unset/));
 
   test('a binary path that does not exist', () =>
     refused([], { STEALTH_BINARY_PATH: path.join(dir, 'nope') }, /--binary-path \(STEALTH_BINARY_PATH\)/, /does not exist/, /Fix:/));

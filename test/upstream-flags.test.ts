@@ -79,7 +79,7 @@ describe('upstream flags: bad input exits 2 with the fix, nothing starts', () =>
     [['--caps', 'vison'], /unknown capability "vison".*Valid values: .*vision/],
     [['--brwoser', 'chromium'], /Unknown flag --brwoser\. Did you mean --browser\?/],
     [['--browser', 'firefox'], /selects firefox, but this server drives Chromium builds only/],
-    [['--cdp-endpoint', 'http://127.0.0.1:9222'], /--cdp-endpoint is a Playwright MCP flag this server cannot honour: attaching/],
+    [['--extension'], /--extension is a Playwright MCP flag this server cannot honour: extension connection mode/],
     [['--codegen', 'cobol'], /cobol.*Fix: correct the flag/],
     [['--viewport-size', 'big'], /viewport.*Fix: correct the flag/i],
     [['--headless=1', '--mobile=yes'], /--mobile takes no value/],

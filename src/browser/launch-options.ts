@@ -6,6 +6,7 @@ import type { LaunchExtras } from './launch-extras.ts';
 import { mergeArgs, stealthProfile, type StealthProfile } from './stealth-profile.ts';
 import { applicableSwitches, vendorViewport, withFontMetricsFeature } from './stealth-switches.ts';
 import { reducedUserAgent } from './user-agent.ts';
+import { attachTarget, type AttachTarget } from './attach.ts';
 
 type ContextOptions = NonNullable<NonNullable<UpstreamConfig['browser']>['contextOptions']>;
 
@@ -17,6 +18,8 @@ export interface LaunchPlan {
   stealth: StealthProfile | null;
   consoleFallback: boolean;
   humanize: boolean;
+  /** Attach mode: connect to this browser instead of launching one. */
+  attach: AttachTarget | undefined;
   /** The vendor-table switches this plan added (stealth-switches.ts), for stealth_bridge_info. */
   switches: { switch: string; why: string; since: string | null }[];
   /** The session's proxy, GeoIP, profile and extensions, once its setup ran. */
@@ -69,5 +72,6 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
     stealth,
     consoleFallback: stealthEngine && config.consoleFallback,
     humanize: config.humanize,
+    attach: attachTarget(upstream, config.transport),
   };
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../log.ts';
 import { metrics } from '../metrics/metrics.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
 import { consoleReachesDriver, enableConsoleFallback } from './console-fallback.ts';
+import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
 import { closeUnresponsivePages } from './hang-recovery.ts';
 import { enableHumanize } from './humanize.ts';
 import type { LaunchPlan } from './launch-options.ts';
@@ -30,6 +31,8 @@ export class SessionBrowser {
   #persistent: BrowserContext | undefined;
   #closed = false;
   #goneListeners = new Set<() => void>();
+  /** Attach mode: closes what the session created and disconnects. */
+  #release: (() => Promise<void>) | undefined;
   /** Launched ahead of its session (stdio handshake or the HTTP warm pool). */
   #warm = false;
   /** Whether the in-page console recorder runs (decided at launch, from the build's behaviour). */
@@ -84,7 +87,7 @@ export class SessionBrowser {
   get profile() {
     const plan = this.#plan;
     return {
-      stealthArgs: plan.stealth !== null,
+      stealthArgs: plan.stealth !== null && !plan.attach,
       seed: plan.stealth?.seed ?? null,
       platform: plan.stealth?.platform ?? null,
       timezone: plan.stealth?.timezone ?? null,
@@ -93,6 +96,7 @@ export class SessionBrowser {
       consoleFallback: plan.consoleFallback,
       consoleFallbackActive: this.#consoleFallbackActive,
       prelaunched: this.#warm,
+      attached: plan.attach ? { kind: plan.attach.kind, endpoint: displayEndpoint(plan.attach.endpoint), ownContext: plan.attach.ownContext, fingerprint: 'not managed: the attached browser is used as it is' } : null,
       humanize: plan.humanize,
       switches: plan.switches,
       viewport: plan.context.viewport ?? null,
@@ -101,7 +105,29 @@ export class SessionBrowser {
     };
   }
 
+  async #attach(target: AttachTarget): Promise<BrowserContext> {
+    const attached = await attach(target, { ...this.#plan.context, ...this.#plan.extras?.context });
+    if (this.#closed) {
+      await attached.release();
+      throw new Error('The session is closed.');
+    }
+    this.#browser = attached.browser;
+    this.#release = attached.release;
+    attached.browser.on('disconnected', () => {
+      for (const listener of this.#goneListeners) listener();
+      if (this.#browser === attached.browser) {
+        this.#browser = undefined;
+        this.#pending = undefined;
+        this.#release = undefined;
+      }
+    });
+    if (this.#plan.humanize) enableHumanize(attached.context);
+    this.#log.info(`attached to ${target.kind === 'cdp' ? 'CDP' : 'Playwright server'} endpoint ${displayEndpoint(target.endpoint)} (${target.ownContext ? 'a context of its own' : "the browser's own context"})`);
+    return attached.context;
+  }
+
   async #launch(): Promise<BrowserContext> {
+    if (this.#plan.attach) return this.#attach(this.#plan.attach);
     const started = performance.now();
     await ensureDisplay(this.#plan.launch.headless !== false);
     // The first launch of a managed build may download it (progress on stderr).
@@ -175,9 +201,13 @@ export class SessionBrowser {
   async relaunchNext(): Promise<void> {
     const browser = this.#browser;
     const persistent = this.#persistent;
+    const release = this.#release;
     this.#browser = undefined;
     this.#persistent = undefined;
     this.#pending = undefined;
+    this.#release = undefined;
+    // An attached browser is not ours: release what we created, never close it.
+    if (release) return void (await release());
     await (persistent ?? browser)?.close().catch(() => {});
   }
 

@@ -24,8 +24,6 @@ export interface UpstreamFlag {
 }
 
 const pass: Disposition = { kind: 'pass' };
-const ATTACH =
-  'attaching to a browser you run (CDP or a Playwright server endpoint) is not available in this version: this server launches, isolates and owns one stealth browser per session. Fix: drop the flag (the server launches its own browser), or run the upstream @playwright/mcp for attach mode';
 const EXTENSION =
   'extension connection mode attaches to your own running Chrome through the Playwright MCP Bridge extension, while this server launches and owns its browser. To load unpacked extensions into that browser, use --extension-paths with a persistent profile';
 
@@ -37,9 +35,10 @@ export const UPSTREAM_FLAGS: Record<string, UpstreamFlag> = {
   'block-service-workers': { arity: 'none', does: pass },
   browser: { arity: 'one', does: pass },
   caps: { arity: 'one', does: pass },
-  'cdp-endpoint': { arity: 'one', does: { kind: 'refuse', reason: ATTACH } },
-  'cdp-header': { arity: 'variadic', does: { kind: 'refuse', reason: ATTACH } },
-  'cdp-timeout': { arity: 'one', does: { kind: 'refuse', reason: ATTACH } },
+  // Attach mode: connect to a browser the user runs (browser/attach.ts).
+  'cdp-endpoint': { arity: 'one', does: pass },
+  'cdp-header': { arity: 'variadic', does: pass },
+  'cdp-timeout': { arity: 'one', does: pass },
   codegen: { arity: 'one', does: pass },
   config: { arity: 'one', does: pass },
   'console-level': { arity: 'one', does: pass },
@@ -47,7 +46,7 @@ export const UPSTREAM_FLAGS: Record<string, UpstreamFlag> = {
   mobile: { arity: 'none', does: pass },
   'executable-path': { arity: 'one', does: { kind: 'ours', setting: 'binaryPath' } },
   extension: { arity: 'none', does: { kind: 'refuse', reason: EXTENSION } },
-  endpoint: { arity: 'one', does: { kind: 'refuse', reason: ATTACH } },
+  endpoint: { arity: 'one', does: pass },
   'file-paths': { arity: 'one', does: pass },
   'grant-permissions': { arity: 'variadic', does: pass },
   headless: { arity: 'none', does: { kind: 'ours', setting: 'headless' } },
@@ -69,7 +68,7 @@ export const UPSTREAM_FLAGS: Record<string, UpstreamFlag> = {
   'profile-dir-name': { arity: 'one', does: { kind: 'refuse', reason: EXTENSION } },
   'proxy-bypass': { arity: 'one', does: { kind: 'ours', setting: 'proxyBypass' } },
   'proxy-server': { arity: 'one', does: { kind: 'ours', setting: 'proxyServer' } },
-  'remote-header': { arity: 'variadic', does: { kind: 'refuse', reason: ATTACH } },
+  'remote-header': { arity: 'variadic', does: pass },
   sandbox: { arity: 'none', does: { kind: 'ours', setting: 'noSandbox', value: () => 'false' } },
   'save-session': { arity: 'none', does: pass },
   secrets: { arity: 'one', does: pass },

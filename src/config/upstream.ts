@@ -17,6 +17,11 @@ interface CommanderLike {
   opts(): Record<string, unknown>;
 }
 
+/** A browser the user runs: CDP (--cdp-endpoint) or a Playwright server (--endpoint). */
+export function attaching(upstream: UpstreamConfig): boolean {
+  return Boolean(upstream.browser?.cdpEndpoint || upstream.browser?.remoteEndpoint);
+}
+
 /** Whether the resolved viewport is the upstream's default: it follows headless, which a set one does not. */
 async function viewportDefaulted(tools: CoreBundleTools, cliOptions: Record<string, unknown>, env: Env, viewport: unknown): Promise<boolean> {
   const other = await tools.resolveCLIConfigForMCP({ ...cliOptions, headless: !cliOptions.headless }, env).catch(() => undefined);
@@ -68,8 +73,6 @@ const anyCount = integer(0, Number.MAX_SAFE_INTEGER);
 
 // Settings the bridge cannot honour because it launches and owns the browser.
 const UNSUPPORTED: Record<string, string> = {
-  PLAYWRIGHT_MCP_CDP_ENDPOINT: 'the bridge launches and owns its browser; it cannot attach to another one',
-  PLAYWRIGHT_MCP_REMOTE_ENDPOINT: 'the bridge launches and owns its browser; it cannot attach to another one',
   PLAYWRIGHT_MCP_EXTENSION:
     'extension connection mode attaches to your own running Chrome through the Playwright MCP Bridge extension, while this server launches and owns its browser. To load unpacked extensions into that browser, use STEALTH_PLAYWRIGHT_MCP_EXTENSION_PATHS with a persistent profile',
 };
@@ -165,6 +168,7 @@ export async function resolveUpstreamConfig(config: Config, env: Env, inputs: Up
     ...resolved,
     // A remote (HTTP) client cannot resolve paths relative to the server's working directory.
     filePaths: env.PLAYWRIGHT_MCP_FILE_PATHS || fromFlags.filePaths || stdio ? resolved.filePaths : 'absolute',
-    browser: { ...resolved.browser, browserName: 'chromium', isolated: false, launchOptions, contextOptions },
+    // Attaching, `isolated` says whether a session takes a new context (true) or the browser's own (stdio default, as upstream).
+    browser: { ...resolved.browser, browserName: 'chromium', isolated: attaching(resolved) ? resolved.browser?.isolated === true : false, launchOptions, contextOptions },
   };
 }

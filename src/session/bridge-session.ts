@@ -171,6 +171,7 @@ export class BridgeSession {
     });
     this.#plan.extras = this.#setup.extras;
     try {
+      if (this.#config.cdpEnabled && this.#plan.attach) throw new SessionRefused('cdpEnabled gives a session a DevTools port of a browser this server launched; this server attaches to your browser (--cdp-endpoint/--endpoint), which has its own. Start the session without cdpEnabled.', 400);
       if (this.#config.cdpEnabled) this.#cdp = await this.#openCdp();
       const upstreamConfig = this.#ownOutputDir ? { ...this.#options.upstreamConfig, outputDir: this.outputDir } : this.#options.upstreamConfig;
       this.#upstream = await connectUpstream(upstreamConfig, () => this.browser.context(), this.#ownOutputDir ? this.outputDir : undefined);

@@ -4,7 +4,7 @@ import { withContextOptions } from '../browser/context-options.ts';
 import { launchPlan } from '../browser/launch-options.ts';
 import { SessionBrowser } from '../browser/session-browser.ts';
 import type { Config } from '../config/settings.ts';
-import type { UpstreamConfig } from '../config/upstream.ts';
+import { attaching, type UpstreamConfig } from '../config/upstream.ts';
 import { instanceLaunchArgs } from '../instance/instance.ts';
 import type { Logger } from '../log.ts';
 import { sessionId, takesDefaultLaunch } from './bridge-session.ts';
@@ -18,6 +18,10 @@ import { WarmPool } from './warm-pool.ts';
 export async function warmPool(input: { config: Config; upstreamConfig: UpstreamConfig; binary: BrowserBinary; log: Logger }): Promise<WarmPool | undefined> {
   const { config, upstreamConfig, binary, log } = input;
   if (config.httpPrewarm === 0) return undefined;
+  if (attaching(upstreamConfig)) {
+    log.info('--http-prewarm is off: sessions attach to the browser at --cdp-endpoint/--endpoint');
+    return undefined;
+  }
   if (!takesDefaultLaunch(config)) {
     log.info('--http-prewarm is off: with a process proxy, GeoIP matching, a persistent profile, extensions or managed CDP each session launches its own browser');
     return undefined;
