@@ -81,12 +81,12 @@ export const commaList: Kind<string[]> = {
 };
 
 export const urlPath: Kind<string> = {
-  accepts: 'a URL path starting with / (not /healthz, /readyz or /metrics)',
+  accepts: 'a URL path starting with / (not /healthz, /readyz, /metrics or /sse)',
   schema: v.pipe(
     v.string(),
     v.trim(),
     v.regex(/^\/[A-Za-z0-9._~\-/]*$/),
-    v.check((p) => p !== '/healthz' && p !== '/readyz' && p !== '/metrics'),
+    v.check((p) => !['/healthz', '/readyz', '/metrics', '/sse'].includes(p)),
   ),
 };
 

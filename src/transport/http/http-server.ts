@@ -1,7 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ConfigError } from '../../config/config-error.ts';
 import type { Config } from '../../config/settings.ts';
 import { requestLogger, type Logger } from '../../log.ts';
@@ -12,6 +11,7 @@ import type { WarmPool } from '../../session/warm-pool.ts';
 import { onShutdown } from '../shutdown.ts';
 import { assertSafeExposure } from './exposure.ts';
 import { startGatewayAgent } from './gateway-agent.ts';
+import { legacySse, SSE_PATH, type AnyTransport } from './legacy-sse.ts';
 import { bearerMatches, isLoopbackHost, originProblem, type OriginPolicy } from './guards.ts';
 import { mcpEndpoint } from './mcp-endpoint.ts';
 import { answerMetrics, METRICS_PATH } from './metrics-endpoint.ts';
@@ -35,7 +35,8 @@ export interface RunningHttpServer {
 export async function serveHttp({ config, log, createSession, pool }: HttpServerOptions): Promise<RunningHttpServer> {
   assertSafeExposure(config, log);
   const tls = tlsOptions(config);
-  const registry = new SessionRegistry<StreamableHTTPServerTransport>({ max: config.httpSessionMax, idleTtlMs: config.httpSessionIdleTtlMs }, log);
+  const registry = new SessionRegistry<AnyTransport>({ max: config.httpSessionMax, idleTtlMs: config.httpSessionIdleTtlMs }, log);
+  const sse = legacySse({ registry, createSession, bodyLimit: config.httpBodyLimitBytes, log });
   const endpoint = mcpEndpoint({ registry, createSession, bodyLimit: config.httpBodyLimitBytes, log, replicaId: config.httpReplicaId });
   const policy: OriginPolicy = {
     checkHost: isLoopbackHost(config.httpHost),
@@ -48,7 +49,7 @@ export async function serveHttp({ config, log, createSession, pool }: HttpServer
   async function route(req: IncomingMessage, res: ServerResponse, note: (id: string) => void) {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const isProbe = (PROBE_PATHS as readonly string[]).includes(path) || path === METRICS_PATH;
-    if (!isProbe && path !== config.httpEndpoint) return sendRpcError(res, 404, RPC.serverError, 'Not found.');
+    if (!isProbe && path !== config.httpEndpoint && path !== SSE_PATH) return sendRpcError(res, 404, RPC.serverError, 'Not found.');
     const problem = originProblem(req.headers, policy);
     if (problem) return isProbe ? sendJson(res, 403, { status: 'forbidden', reason: problem }) : sendRpcError(res, 403, RPC.serverError, `Forbidden: ${problem}.`);
     const open = config.httpOpenProbes && (PROBE_PATHS as readonly string[]).includes(path);
@@ -56,6 +57,7 @@ export async function serveHttp({ config, log, createSession, pool }: HttpServer
       const headers = { 'www-authenticate': 'Bearer' };
       return isProbe ? sendJson(res, 401, { status: 'unauthorized' }, headers) : sendRpcError(res, 401, RPC.serverError, 'Unauthorized: send Authorization: Bearer <token>.', headers);
     }
+    if (path === SSE_PATH) return sse(req, res, note);
     if (!isProbe) return endpoint(req, res, note);
     if (req.method !== 'GET') return sendJson(res, 405, { status: 'method_not_allowed' }, { allow: 'GET' });
     if (path === METRICS_PATH) return answerMetrics(res, registry, pool?.info());

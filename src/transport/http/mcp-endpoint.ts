@@ -7,11 +7,12 @@ import { readSessionOverrides, SessionOverridesError, type SessionOverrides } fr
 import type { SessionRegistry } from '../../session/session-registry.ts';
 import { SessionRefused } from '../../session/session-refused.ts';
 import { metrics } from '../../metrics/metrics.ts';
+import type { AnyTransport } from './legacy-sse.ts';
 import { BodyTooLarge, readBody } from './body.ts';
 import { RPC, sendRpcError } from './replies.ts';
 
 export interface EndpointOptions {
-  registry: SessionRegistry<StreamableHTTPServerTransport>;
+  registry: SessionRegistry<AnyTransport>;
   createSession(overrides: SessionOverrides): BridgeSession;
   bodyLimit: number;
   log: Logger;
@@ -93,7 +94,8 @@ export function mcpEndpoint(options: EndpointOptions) {
 
   async function forward(id: string, req: IncomingMessage, res: ServerResponse, message: unknown, note: (id: string) => void) {
     const live = registry.get(id);
-    if (!live) return sessionNotFound(res);
+    // A legacy SSE session is reached through /sse only.
+    if (!live || !(live.transport instanceof StreamableHTTPServerTransport)) return sessionNotFound(res);
     note(id);
     // A GET is a long-lived notification stream, not work: it must not keep an idle session alive.
     const end = req.method === 'POST' ? registry.begin(id) : () => {};
