@@ -36,7 +36,9 @@ describe('CLI: --help, --version, doctor, README', () => {
     const { code, stdout } = await runCli(['doctor', '--json'], testEnv(dir));
     assert.equal(code, 0, stdout);
     const report = JSON.parse(stdout);
-    assert.equal(report.status, 'ok');
+    // Only Playwright's ffmpeg (video) may be missing here: a warning, not an error.
+    assert.deepEqual(report.checks.filter((c: { status: string }) => c.status !== 'ok').map((c: { name: string }) => c.name).filter((n: string) => n !== 'video'), []);
+    assert.notEqual(report.status, 'error');
     assert.equal(report.package.name, 'stealth-playwright-mcp');
     assert.ok(['node', 'bun'].includes(report.runtime.name));
     assert.equal(report.runtime.supported, true);

@@ -74,7 +74,9 @@ describe('standalone binary', () => {
     const { code, stdout } = await exec(['doctor', '--json']) as { code?: number; stdout: string };
     assert.equal(code ?? 0, 0, stdout);
     const report = JSON.parse(stdout);
-    assert.equal(report.status, 'ok');
+    // Only Playwright's ffmpeg (video) may be missing here: a warning, not an error.
+    assert.deepEqual(report.checks.filter((c: { status: string }) => c.status !== 'ok').map((c: { name: string }) => c.name).filter((n: string) => n !== 'video'), []);
+    assert.notEqual(report.status, 'error');
     assert.equal(report.runtime.name, 'bun');
     assert.equal(report.packages.embedded, true);
     const upstream = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'package.json'), 'utf8'));

@@ -7,6 +7,7 @@ import { runtimeInfo, type RuntimeInfo } from '../../runtime.ts';
 import type { Startup } from '../startup.ts';
 import { resolvePackages, type PackageReport } from './packages.ts';
 import { makeDir } from '../../fs/make-dir.ts';
+import { ffmpegCheck, geoipCheck, upstreamCliCheck } from './extras.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'error';
 
@@ -62,12 +63,14 @@ async function outputDirCheck(dir: string): Promise<Check> {
 export async function runChecks(load: () => Promise<Startup>): Promise<DoctorReport> {
   const runtime = runtimeInfo();
   const packages = resolvePackages();
-  const checks: Check[] = [runtimeCheck(runtime), ...upstreamCheck(packages)];
+  const checks: Check[] = [runtimeCheck(runtime), ...upstreamCheck(packages), upstreamCliCheck(packages), ffmpegCheck()];
   let browser: BrowserBinary | null = null;
   try {
     const { config, upstreamConfig } = await load();
     checks.push({ name: 'config', status: 'ok', message: `engine ${config.browserEngine}, headless ${config.headless}` });
     checks.push(await outputDirCheck(config.outputDir));
+    const geoip = geoipCheck(config);
+    if (geoip) checks.push(geoip);
     const { resolveBrowserBinary } = await import('../../browser/binary.ts');
     try {
       browser = await resolveBrowserBinary(config, upstreamConfig);
