@@ -255,4 +255,18 @@ describe('stealth build: download on first use, verify, cache', () => {
     assert.ok(!everything.includes(VALID_KEY), 'the key is in no log line and no tool result');
     assert.ok(fs.existsSync(path.join(cache, 'builds', `${KEYED_VERSION}-${TAG}-keyed`, '.install.json')));
   });
+
+  test('a keyed build that refuses its licence (exit 76, seat limit; 77, expired) gives the reason and the fix, not "browser closed"', async () => {
+    const cache = freshCache();
+    for (const [suffix, message] of [['_seatlimit', /exit 76\): every seat of this licence is in use.*status: seat_limit, seats: 1.*Fix:/s], ['_expired', /exit 77\): the licence key is invalid or expired.*Fix:/s]] as const) {
+      const key = `${VALID_KEY}${suffix}`;
+      const s = await start(env(cache, { STEALTH_DOWNLOAD_URL: '', STEALTH_TEST_VENDOR_URL: release.url, STEALTH_LICENSE_KEY: key }), ['--browser-prelaunch=false']);
+      const nav = await navigate(s);
+      assert.equal(nav.isError, true);
+      assert.match(textOf(nav), message);
+      assert.ok(!textOf(nav).includes(key) && !s.transport.stderr.includes(key), 'the key is in no message');
+      await stop(s);
+    }
+    assert.deepEqual(fs.readdirSync(path.join(cache, 'denials')), [], 'status files are read and removed');
+  });
 });

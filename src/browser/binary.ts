@@ -15,6 +15,7 @@ import { BROWSER_LICENCE_ENV, PROVIDER } from './build-store/vendor.ts';
 import { identifyStealthBuild } from './build-identity.ts';
 import { assertRunnable, findOnPath, probeVersion, unwrapLauncher } from './executable-checks.ts';
 import { licenceFacts, resolveLicence, type Licence } from './licence.ts';
+import { LICENCE_STATUS_ENV, statusFileFor } from './licence-exit.ts';
 
 export type BinarySource = 'custom' | 'cache' | 'playwright' | 'system';
 
@@ -147,7 +148,9 @@ class Binary implements BrowserBinary {
   launchEnv(): Record<string, string> {
     // Playwright replaces the child's environment when `env` is given, so the
     // caller merges this into process.env. Only the stealth engine gets the key.
-    return this.engine === 'stealth' && this.#licence.key ? { [BROWSER_LICENCE_ENV]: this.#licence.key } : {};
+    if (this.engine !== 'stealth' || !this.#licence.key) return {};
+    // As the vendor's client does: the build says why it refused in this file.
+    return { [BROWSER_LICENCE_ENV]: this.#licence.key, [LICENCE_STATUS_ENV]: statusFileFor(this.cacheDir) };
   }
 
   toJSON(): Record<string, unknown> {

@@ -5,7 +5,10 @@ import { metrics } from '../metrics/metrics.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
 import { consoleReachesDriver, enableConsoleFallback } from './console-fallback.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
+import path from 'node:path';
+import { makeDir } from '../fs/make-dir.ts';
 import { closeUnresponsivePages } from './hang-recovery.ts';
+import { LICENCE_STATUS_ENV, licenceRefusal } from './licence-exit.ts';
 import { enableHumanize } from './humanize.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { maskCredentialsIn } from './proxy/proxy-url.ts';
@@ -149,11 +152,17 @@ export class SessionBrowser {
     const contextOptions = { ...this.#plan.context, ...extras?.context };
     let browser: Browser;
     let persistent: BrowserContext | undefined;
-    if (extras?.userDataDir) {
-      persistent = await chromium.launchPersistentContext(extras.userDataDir, { ...options, ...contextOptions });
-      browser = persistent.browser()!;
-      this.#persistent = persistent;
-    } else browser = await chromium.launch(options);
+    const statusFile = licenceEnv[LICENCE_STATUS_ENV];
+    if (statusFile) await makeDir(path.dirname(statusFile), 0o700).catch(() => {});
+    try {
+      if (extras?.userDataDir) {
+        persistent = await chromium.launchPersistentContext(extras.userDataDir, { ...options, ...contextOptions });
+        browser = persistent.browser()!;
+        this.#persistent = persistent;
+      } else browser = await chromium.launch(options);
+    } catch (error) {
+      throw licenceRefusal(error, statusFile) ?? error;
+    }
     this.#browser = browser;
     metrics.browserLaunches.inc();
     browser.on('disconnected', () => {

@@ -43,7 +43,13 @@ function makeArchive(padBytes: number): Buffer {
     // Like the real build, `--version` prints the public four-part Chromium
     // version, never the build's own fifth part.
     const publicVersion = VERSION.split('.').slice(0, 4).join('.');
-    fs.writeFileSync(path.join(top, 'chrome'), `#!/bin/sh\n[ "$1" = --version ] && { echo "Chromium ${publicVersion} "; exit 0; }\nexec ${CHROMIUM} "$@"\n`, { mode: 0o755 });
+    // And the keyed build's licence refusals: keys ending in a marker make it exit as the real one does.
+    const licence = `case "$CLOAKBROWSER_LICENSE_KEY" in
+  *_seatlimit) [ -n "$CLOAKBROWSER_LICENSE_STATUS_FILE" ] && echo '{"status":"seat_limit","seats":1,"in_use":1}' > "$CLOAKBROWSER_LICENSE_STATUS_FILE"; exit 76;;
+  *_expired) exit 77;;
+  *_offline) exit 78;;
+esac`;
+    fs.writeFileSync(path.join(top, 'chrome'), `#!/bin/sh\n[ "$1" = --version ] && { echo "Chromium ${publicVersion} "; exit 0; }\n${licence}\nexec ${CHROMIUM} "$@"\n`, { mode: 0o755 });
     fs.writeFileSync(path.join(top, 'LICENSE.txt'), 'test build\n');
     // Incompressible padding, so a throttled download takes a while.
     fs.writeFileSync(path.join(top, 'resources.pak'), crypto.randomBytes(padBytes));
@@ -126,7 +132,8 @@ export async function startReleaseServer(options: { padBytes?: number } = {}): P
     if (url.pathname === '/api/download/version') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ version: KEYED_VERSION, requested_channel: 'stable', resolved_channel: 'stable', fallback: false }));
     if (url.pathname === `/api/download/${KEYED_VERSION}`) {
       state.authorizations.push(String(req.headers.authorization));
-      if (req.headers.authorization !== `Bearer ${VALID_KEY}` || req.headers['x-platform'] !== TAG) return void res.writeHead(401).end('bad key');
+      // The valid key, or it with a refusal marker the fake build acts on at launch.
+      if (!String(req.headers.authorization).startsWith(`Bearer ${VALID_KEY}`) || req.headers['x-platform'] !== TAG) return void res.writeHead(401).end('bad key');
       return sendArchive(req, res);
     }
     if ((m = url.pathname.match(/^\/releases\/pro\/chromium-v([\d.]+)\/(SHA256SUMS(?:\.sig)?)$/)) && m[1] === KEYED_VERSION) return sendManifest(KEYED_VERSION, m[2]!, res);
