@@ -269,4 +269,20 @@ describe('stealth build: download on first use, verify, cache', () => {
     }
     assert.deepEqual(fs.readdirSync(path.join(cache, 'denials')), [], 'status files are read and removed');
   });
+
+  test('a key the vendor rejects: validated first, then the keyless build with a warning (as the vendor\'s client does)', async () => {
+    const cache = freshCache();
+    const key = `${VALID_KEY}_revoked`;
+    const before = release.authorizations.length;
+    const s = await start(env(cache, { STEALTH_DOWNLOAD_URL: '', STEALTH_TEST_VENDOR_URL: release.url, STEALTH_LICENSE_KEY: key }));
+    const nav = await navigate(s);
+    assert.ok(!nav.isError, textOf(nav));
+    const binary = await info(s);
+    assert.equal(binary.build.tier, 'keyless');
+    assert.match(binary.build.fallback, /rejected by the vendor/);
+    assert.equal(release.authorizations.length, before, 'no keyed download was tried with a rejected key');
+    assert.match(s.transport.stderr, /The licence key rejected by the vendor; using the keyless stealth build instead\. Fix:/);
+    assert.ok(!s.transport.stderr.includes(key));
+    await stop(s);
+  });
 });

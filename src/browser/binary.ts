@@ -16,6 +16,7 @@ import { identifyStealthBuild } from './build-identity.ts';
 import { assertRunnable, findOnPath, probeVersion, unwrapLauncher } from './executable-checks.ts';
 import { licenceFacts, resolveLicence, type Licence } from './licence.ts';
 import { LICENCE_STATUS_ENV, statusFileFor } from './licence-exit.ts';
+import { checkKey } from './licence-check.ts';
 
 export type BinarySource = 'custom' | 'cache' | 'playwright' | 'system';
 
@@ -83,6 +84,8 @@ class Binary implements BrowserBinary {
   build: BuildFacts | null = null;
   #licence: Licence;
   #request: BuildRequest | undefined;
+  /** What to fetch instead when the key turns out invalid or uncheckable. */
+  keylessFallback: BuildRequest | undefined;
   #ensuring: Promise<string> | undefined;
 
   constructor(config: Config, source: BinarySource, licence: Licence, request?: BuildRequest) {
@@ -137,12 +140,22 @@ class Binary implements BrowserBinary {
     if (this.executablePath) return Promise.resolve(this.executablePath);
     this.#ensuring ??= (async () => {
       readTestOverrides(process.env, log); // only to warn, once, that test-only trust is in effect
+      if (this.#request?.tier === 'keyed' && this.#licence.key && this.keylessFallback) await this.#checkKeyOrFallBack(log);
       const build = await installBuild(this.#request!, log);
       this.useBuild(build);
       await this.probe(cacheLocated(build));
       return this.executablePath!;
     })().finally(() => (this.#ensuring = undefined));
     return this.#ensuring;
+  }
+
+  async #checkKeyOrFallBack(log: Logger): Promise<void> {
+    const verdict = await checkKey(this.#licence.key!, this.#request!.vendorOrigin, this.cacheDir, log);
+    if (verdict.valid) return log.debug(`licence key ${verdict.reason}`);
+    log.warn(`The licence key ${verdict.reason}; using the keyless stealth build instead. Fix: check STEALTH_LICENSE_KEY (or run \`login\` again), or unset it.`);
+    this.#request = this.keylessFallback;
+    this.#licence = { ...this.#licence, key: undefined, source: 'none' };
+    this.build = { ...this.build!, tier: 'keyless', version: this.keylessFallback!.version ?? null, fallback: `keyless: the key ${verdict.reason}` } as BuildFacts;
   }
 
   launchEnv(): Record<string, string> {
@@ -232,6 +245,7 @@ export async function resolveBrowserBinary(config: Config, upstream: UpstreamCon
     installedAt: null,
     downloadFrom: request.version ? redactUrl(origins(request, request.version)[0]!.archiveUrl) : `${request.vendorOrigin}/api/download/<newest>`,
   };
+  if (request.tier === 'keyed') binary.keylessFallback = buildRequest(config, platform, undefined, readTestOverrides(env));
   const build = await findInstalled(config.cacheDir, platform.tag, request.tier, request.version);
   if (build) {
     binary.useBuild(build);

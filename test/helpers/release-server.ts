@@ -142,7 +142,8 @@ export async function startReleaseServer(options: { padBytes?: number } = {}): P
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         const key = (JSON.parse(body || '{}') as { license_key?: string }).license_key;
-        const valid = key === VALID_KEY;
+        // Keys with a launch-refusal marker validate (the build refuses them later); a revoked one does not.
+        const valid = typeof key === 'string' && key.startsWith(VALID_KEY) && !key.endsWith('_revoked');
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ valid, plan: valid ? 'solo' : null, expires: valid ? '2099-01-01T00:00:00Z' : null }));
       });
       return;
