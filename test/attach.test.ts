@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { useSite, useTempDir } from './helpers/fixtures.ts';
 import { httpClient, startHttpServer } from './helpers/http-server.ts';
 import { isAlive } from './helpers/processes.ts';
-import { connect, testEnv, textOf } from './helpers/server.ts';
+import { connect, testEnv, textOf, localInfo } from './helpers/server.ts';
 import { CHROMIUM } from './helpers/upstream-cli.ts';
 
 interface Target {
@@ -46,7 +46,7 @@ describe('attach mode (--cdp-endpoint): a browser you run', () => {
     assert.ok((await pages()).includes(`${site.url}/second`), 'the page opened in the attached browser');
     await server.client.callTool({ name: 'browser_tabs', arguments: { action: 'new', url: `${site.url}/` } });
     assert.equal((await pages()).length, before + 1, 'a new tab of the session');
-    const info = ((await server.client.callTool({ name: 'stealth_bridge_info', arguments: {} })) as { structuredContent: any }).structuredContent;
+    const info = (await localInfo(server.client));
     assert.equal(info.session.launch.attached.kind, 'cdp');
     assert.equal(info.session.launch.attached.ownContext, false);
     assert.equal(info.session.launch.stealthArgs, false, 'no fingerprint guarantee for a browser we did not launch');
@@ -67,7 +67,7 @@ describe('attach mode (--cdp-endpoint): a browser you run', () => {
       await b.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/second` } });
       const cookie = textOf(await b.client.callTool({ name: 'browser_evaluate', arguments: { function: '() => document.cookie' } }));
       assert.doesNotMatch(cookie, /who=a/);
-      const info = ((await b.client.callTool({ name: 'stealth_bridge_info', arguments: {} })) as { structuredContent: any }).structuredContent;
+      const info = (await localInfo(b.client));
       assert.equal(info.session.launch.attached.ownContext, true);
       for (const c of [a, b]) {
         await c.transport.terminateSession();

@@ -5,7 +5,7 @@ import { useTempDir } from './helpers/fixtures.ts';
 import { startHostileSite, type HostileSite } from './helpers/hostile-site.ts';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
-import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { connect, testEnv, textOf, type Connected, closeAll } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 // Every page of the hostile corpus, driven through MCP tools on our two engines
@@ -133,10 +133,7 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     site = await startHostileSite();
   });
   after(async () => {
-    for (const s of servers) {
-      await s.client.close().catch(() => {});
-      await s.transport.exit;
-    }
+    await closeAll(servers);
     await site?.close();
   });
 

@@ -5,7 +5,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { useSite, useTempDir } from './helpers/fixtures.ts';
 import { startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { waitFor } from './helpers/processes.ts';
-import { testEnv, textOf } from './helpers/server.ts';
+import { testEnv, textOf, localInfo } from './helpers/server.ts';
 
 const TOKEN = 'legacy-sse-token-5e1d';
 
@@ -38,7 +38,7 @@ describe('legacy SSE transport (GET /sse, POST /sse?sessionId=)', () => {
     const nav = await client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/` } });
     assert.match(textOf(nav), /Bridge test home/);
     assert.ok(server.browsers().length > 0);
-    const info = ((await client.callTool({ name: 'stealth_bridge_info', arguments: {} })) as { structuredContent: any }).structuredContent;
+    const info = (await localInfo(client));
     assert.equal(info.unsafeCodeAllowed, false, 'HTTP rules apply');
     await client.close();
     assert.ok(await waitFor(() => server.browsers().length === 0, 10_000), 'the browser went with the stream');

@@ -5,11 +5,11 @@ import { after, before, describe, test } from 'node:test';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { useSite, useTempDir } from './helpers/fixtures.ts';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
-import { testEnv, textOf } from './helpers/server.ts';
+import { testEnv, textOf, localInfo } from './helpers/server.ts';
 
 type Link = { type: string; uri: string; name: string; mimeType: string; size: number };
 const info = async (client: { callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<unknown> }) =>
-  ((await client.callTool({ name: 'stealth_bridge_info', arguments: {} })) as { structuredContent: any }).structuredContent;
+  (await localInfo(client));
 
 // Over HTTP the client is elsewhere: what a session's tools write comes back
 // as MCP resources of that session, and nothing else can be named.

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
-import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { connect, testEnv, textOf, type Connected, closeAll } from './helpers/server.ts';
 import { startToolSite, type ToolSite } from './helpers/tool-site.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
@@ -114,10 +114,7 @@ describe('side by side with the upstream CLI: the same calls read the same', () 
     if (process.env.STEALTH_TEST_SHOW_SIDE_BY_SIDE) process.stderr.write(ours.join('\n=====\n'));
   });
   after(async () => {
-    for (const s of servers) {
-      await s.client.close().catch(() => {});
-      await s.transport.exit;
-    }
+    await closeAll(servers);
     await site?.close();
   });
 

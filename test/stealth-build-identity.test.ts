@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
 import { startEchoSite, startHttpProxy, type EchoSite, type TestProxy } from './helpers/proxies.ts';
 import { startReleaseServer, VERSION, type ReleaseServer } from './helpers/release-server.ts';
-import { connect, testEnv } from './helpers/server.ts';
+import { connect, testEnv, localInfo } from './helpers/server.ts';
 
 const BERLIN_IP = '85.214.132.117';
 
@@ -68,13 +68,13 @@ describe('a cached stealth build keeps its stealth switches', () => {
     await headless.client.callTool({ name: 'browser_navigate', arguments: { url: 'data:text/html,<title>geometry</title>' } });
     const size = await headless.client.callTool({ name: 'browser_evaluate', arguments: { function: '() => innerWidth + "x" + innerHeight' } });
     assert.match(JSON.stringify(size.content), /1920x947/);
-    const info = ((await headless.client.callTool({ name: 'stealth_bridge_info', arguments: {} })) as { structuredContent: any }).structuredContent;
+    const info = (await localInfo(headless.client));
     assert.deepEqual(info.session.launch.switches, []);
     await headless.client.close();
     await headless.transport.exit;
     // Headed: reported from the launch plan (no display needed to read it).
     const headed = await connect({ ...env(), PLAYWRIGHT_MCP_PROXY_SERVER: '', STEALTH_PLAYWRIGHT_MCP_GEOIP_PROXY_MATCH: 'false', PLAYWRIGHT_MCP_HEADLESS: 'false' }, ['--browser-prelaunch=false']);
-    const plan = ((await headed.client.callTool({ name: 'stealth_bridge_info', arguments: {} })) as { structuredContent: any }).structuredContent.session.launch;
+    const plan = (await localInfo(headed.client)).session.launch;
     assert.deepEqual(plan.switches.map((s: { switch: string }) => s.switch), ['--ignore-gpu-blocklist']);
     assert.ok(plan.args.includes('--ignore-gpu-blocklist'));
     assert.equal(plan.viewport, null);
@@ -87,9 +87,9 @@ describe('a cached stealth build keeps its stealth switches', () => {
     fs.mkdirSync(vendorDir, { recursive: true });
     fs.writeFileSync(path.join(vendorDir, 'chrome'), `#!/bin/sh\n[ "$1" = --version ] && { echo "Chromium 150.0.7871.100 "; exit 0; }\nexec ${process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium'} "$@"\n`, { mode: 0o755 });
     const server = await connect({ ...env(), PLAYWRIGHT_MCP_PROXY_SERVER: '', STEALTH_PLAYWRIGHT_MCP_GEOIP_PROXY_MATCH: 'false', STEALTH_BINARY_PATH: path.join(vendorDir, 'chrome') }, ['--browser-prelaunch=false']);
-    const binary = ((await server.client.callTool({ name: 'stealth_binary_info', arguments: {} })) as { structuredContent: any }).structuredContent;
+    const binary = (await localInfo(server.client, 'stealth_binary_info'));
     assert.deepEqual(binary.stealthBuild, { version: '150.0.7871.100.2', from: 'build directory' });
-    const plan = ((await server.client.callTool({ name: 'stealth_bridge_info', arguments: {} })) as { structuredContent: any }).structuredContent.session.launch;
+    const plan = (await localInfo(server.client)).session.launch;
     assert.deepEqual(plan.switches.map((s: { switch: string }) => s.switch), ['--start-maximized']);
     assert.equal(plan.viewport, null);
     await server.client.close();
@@ -98,8 +98,8 @@ describe('a cached stealth build keeps its stealth switches', () => {
 
   test('stock Chromium under the stealth engine (--binary-path) is not taken for the stealth build', async () => {
     const server = await connect({ ...env(), STEALTH_BINARY_PATH: process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium' });
-    const bridge = ((await server.client.callTool({ name: 'stealth_bridge_info', arguments: {} })) as { structuredContent: any }).structuredContent;
-    const binary = ((await server.client.callTool({ name: 'stealth_binary_info', arguments: {} })) as { structuredContent: any }).structuredContent;
+    const bridge = (await localInfo(server.client));
+    const binary = (await localInfo(server.client, 'stealth_binary_info'));
     assert.equal(binary.stealthBuild, null);
     assert.equal(bridge.session.proxy.mode, 'driver');
     assert.equal(bridge.session.geoip.applied.webrtcIp, null);

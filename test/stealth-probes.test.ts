@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
 import { startProbeSite, type ProbeSite } from './helpers/probe-site.ts';
-import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { connect, testEnv, textOf, type Connected, closeAll } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 interface Probe {
@@ -54,10 +54,7 @@ describe('automation probes: no signal of our own, one identity everywhere, huma
     upstream = await drive(b.client, `${site.url}/`);
   });
   after(async () => {
-    for (const s of servers) {
-      await s.client.close().catch(() => {});
-      await s.transport.exit;
-    }
+    await closeAll(servers);
     await site?.close();
   });
 

@@ -140,3 +140,20 @@ export function textOf(result: unknown): string {
   const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
   return content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 }
+
+interface ToolCaller {
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+}
+
+/** A local tool's structured answer (stealth_bridge_info, stealth_binary_info). */
+export async function localInfo(client: ToolCaller, name: 'stealth_bridge_info' | 'stealth_binary_info' = 'stealth_bridge_info'): Promise<any> {
+  return ((await client.callTool({ name, arguments: {} })) as { structuredContent: unknown }).structuredContent;
+}
+
+/** Ends stdio servers a suite started: stdin closed, then the exit awaited. */
+export async function closeAll(servers: Connected[]): Promise<void> {
+  for (const s of servers) {
+    await s.client.close().catch(() => {});
+    await s.transport.exit;
+  }
+}
