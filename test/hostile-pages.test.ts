@@ -202,6 +202,19 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     assert.match(await d.call('browser_snapshot'), /Calm/);
   });
 
+  test('an endless download is stopped at --max-download-bytes and the result says so (ours)', { timeout: 60_000 }, async () => {
+    const server = await connect(testEnv(`${output.path}/download`), ['--max-download-bytes', String(4 * 1024 * 1024)]);
+    servers.push(server);
+    const d = new Driver(server.client, site);
+    await d.go('/huge-download');
+    // Over loopback it grows fast: the note may come with the click itself.
+    let note = await d.click('Get the endless file');
+    for (let i = 0; i < 10 && !note.includes('--max-download-bytes'); i++) note = await d.call('browser_wait_for', { time: 1 });
+    assert.match(note, /download of http:\/\/127\.0\.0\.1:\d+\/endless\.bin was stopped at \d+ bytes: it grew past --max-download-bytes \(4194304\)/);
+    await d.go('/calm');
+    assert.match(await d.call('browser_snapshot'), /Calm/);
+  });
+
   test('over Streamable HTTP: dialogs on load and a file chooser return in time, and the session goes on', { timeout: 120_000 }, async () => {
     const server: HttpServer = await startHttpServer(testEnv(`${output.path}/http`));
     try {

@@ -18,6 +18,7 @@ export interface LaunchPlan {
   stealth: StealthProfile | null;
   consoleFallback: boolean;
   humanize: boolean;
+  maxDownloadBytes: number;
   /** Attach mode: connect to this browser instead of launching one. */
   attach: AttachTarget | undefined;
   /** The vendor-table switches this plan added (stealth-switches.ts), for stealth_bridge_info. */
@@ -72,6 +73,7 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
     stealth,
     consoleFallback: stealthEngine && config.consoleFallback,
     humanize: config.humanize,
+    maxDownloadBytes: config.maxDownloadBytes,
     attach: attachTarget(upstream, config.transport),
   };
 }

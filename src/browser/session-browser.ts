@@ -10,6 +10,7 @@ import { makeDir } from '../fs/make-dir.ts';
 import { closeUnresponsivePages } from './hang-recovery.ts';
 import { LICENCE_STATUS_ENV, licenceRefusal } from './licence-exit.ts';
 import { enableHumanize } from './humanize.ts';
+import { guardDownloads, type StoppedDownload } from './download-guard.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { maskCredentialsIn } from './proxy/proxy-url.ts';
 import { mergeArgs } from './stealth-profile.ts';
@@ -34,6 +35,7 @@ export class SessionBrowser {
   #persistent: BrowserContext | undefined;
   #closed = false;
   #goneListeners = new Set<() => void>();
+  #stoppedDownloads: StoppedDownload[] = [];
   /** Attach mode: closes what the session created and disconnects. */
   #release: (() => Promise<void>) | undefined;
   /** Launched ahead of its session (stdio handshake or the HTTP warm pool). */
@@ -183,6 +185,7 @@ export class SessionBrowser {
     const context = persistent ?? (await browser.newContext(contextOptions));
     if (this.#plan.consoleFallback) await this.#maybeConsoleFallback(browser, context, executablePath);
     if (this.#plan.humanize) enableHumanize(context);
+    guardDownloads(context, this.#plan.maxDownloadBytes, (stopped) => this.#stoppedDownloads.push(stopped));
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));
     this.#log.debug(`browser ${browser.version()} launched in ${Math.round(performance.now() - started)} ms`);
@@ -197,6 +200,11 @@ export class SessionBrowser {
     this.#consoleFallbackActive = needed;
     if (needed) await enableConsoleFallback(context, forced);
     else this.#log.debug('console fallback not needed: the driver hears this build\'s console messages');
+  }
+
+  /** Downloads cancelled for their size since the last call (then forgotten). */
+  takeStoppedDownloads(): StoppedDownload[] {
+    return this.#stoppedDownloads.splice(0);
   }
 
   /** Closes pages whose renderer hangs; their URLs. Nothing when no browser runs. */

@@ -213,7 +213,13 @@ export class BridgeSession {
   }
 
   /** Links the files a result names, announces new files, keeps the byte count. */
-  async #withFiles(result: CallToolResult): Promise<CallToolResult> {
+  async #withFiles(answer: CallToolResult): Promise<CallToolResult> {
+    let result = answer;
+    const stopped = this.browser.takeStoppedDownloads();
+    if (stopped.length) {
+      const text = stopped.map((d) => `Note: the download of ${d.url} was stopped at ${d.bytes} bytes: it grew past --max-download-bytes (${this.#config.maxDownloadBytes}).`).join('\n');
+      result = { ...result, content: [...(result.content ?? []), { type: 'text' as const, text }] };
+    }
     const links = await this.files.linksIn(textOf(result), process.cwd()).catch(() => []);
     const changed = await this.files.changed().catch(() => false);
     if (changed) {

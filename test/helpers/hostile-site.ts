@@ -38,6 +38,7 @@ export const HOSTILE_PAGES: Record<string, string> = {
     const root = document.getElementById('root'); const frag = document.createDocumentFragment();
     for (let i = 0; i < 200000; i++) { const s = document.createElement('span'); s.textContent = 'n' + i; frag.appendChild(s); }
     root.appendChild(frag);</script>`),
+  '/huge-download': html('Huge download', '<a href="/endless.bin" download>Get the endless file</a>'),
   '/download-storm': html('Downloads', button('Download all', `for (let i = 0; i < 50; i++) { const a = document.createElement('a'); a.href = '/file?i=' + i; a.download = 'f' + i + '.txt'; document.body.appendChild(a); a.click(); }`)),
 };
 
@@ -59,6 +60,18 @@ export async function startHostileSite(): Promise<HostileSite> {
       return;
     }
     if (url.pathname === '/redirect-loop') return void res.writeHead(302, { location: `/redirect-loop?n=${Number(url.searchParams.get('n') ?? 0) + 1}` }).end();
+    // An endless download: 64 KB chunks until the client goes away.
+    if (url.pathname === '/endless.bin') {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="endless.bin"' });
+      const chunk = Buffer.alloc(64 * 1024, 1);
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      hanging.add(res);
+      res.on('close', () => hanging.delete(res));
+      return pump();
+    }
     if (url.pathname === '/file') return void res.writeHead(200, { 'content-type': 'text/plain', 'content-disposition': `attachment; filename="f${url.searchParams.get('i')}.txt"` }).end('file body\n');
     if (url.pathname === '/frame') {
       const depth = Number(url.searchParams.get('depth'));

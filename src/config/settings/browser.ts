@@ -1,4 +1,4 @@
-import { boolean, filePath, oneOf } from '../kinds.ts';
+import { boolean, filePath, integer, oneOf } from '../kinds.ts';
 import { httpUrl, licenceKey, sha256Hex } from '../build-kinds.ts';
 import { setting } from './setting.ts';
 
@@ -87,6 +87,14 @@ export const browserSettings = {
     kind: boolean,
     default: 'true',
     help: 'stdio: launch the browser while the client handshakes, so the first browser tool finds it ready; false = launch on the first browser tool',
+    section: 'browser',
+  }),
+  maxDownloadBytes: setting({
+    flag: 'max-download-bytes',
+    env: 'STEALTH_PLAYWRIGHT_MCP_MAX_DOWNLOAD_BYTES',
+    kind: integer(1024, 2 ** 44),
+    default: String(512 * 1024 * 1024),
+    help: 'A download that grows past this many bytes is cancelled and the next tool result says so (a page may serve gigabytes or an endless stream)',
     section: 'browser',
   }),
   humanize: setting({
