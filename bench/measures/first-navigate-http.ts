@@ -11,10 +11,36 @@ import { median, round, since } from '../stats.ts';
 // upstream CLI, whose only way to give a client its own browser is a child
 // per client, so its session starts with the spawn. Target ≤ 0.8×.
 
+/** Ours with the warm pool off: every session launches its browser on its first tool. */
+async function poolEmpty(ours: Variant, url: string, runs: number, log: (s: string) => void): Promise<number[]> {
+  const server = await startHttpServer({ ...ours, args: [...ours.args, '--http-prewarm', '0'] });
+  const ms: number[] = [];
+  try {
+    const warm = await openHttpSession(server.url);
+    await warm.call('browser_navigate', { url });
+    await warm.close();
+    for (let run = 0; run < runs; run++) {
+      log(`2b run ${run + 1}/${runs}: ours, pool off`);
+      const t0 = performance.now();
+      const session = await openHttpSession(server.url);
+      await session.call('browser_navigate', { url });
+      ms.push(since(t0));
+      await session.close();
+    }
+  } finally {
+    await server.close();
+  }
+  return ms;
+}
+
+// A refilled pool browser needs its launch (~0.3-1 s here) before the next session takes it.
+const REFILL_WAIT_MS = 2500;
+
 export async function firstNavigateHttp(ours: Variant, upstream: Variant, url: string, runs: number, log: (s: string) => void): Promise<MeasureResult> {
   const oursMs: number[] = [];
   const upstreamMs: number[] = [];
   const errors: string[] = [];
+  const emptyMs = await poolEmpty(ours, url, runs, log).catch((error: unknown) => (errors.push(`pool off: ${(error as Error).message}`), [] as number[]));
   const server = await startHttpServer(ours);
   try {
     // Untimed: the first session loads the upstream and Playwright modules.
@@ -28,6 +54,7 @@ export async function firstNavigateHttp(ours: Variant, upstream: Variant, url: s
         log(`2b run ${run + 1}/${runs}: ${side}`);
         try {
           if (side === 'ours') {
+            await new Promise((r) => setTimeout(r, REFILL_WAIT_MS));
             const t0 = performance.now();
             const session = await openHttpSession(server.url);
             await session.call('browser_navigate', { url });
@@ -55,11 +82,15 @@ export async function firstNavigateHttp(ours: Variant, upstream: Variant, url: s
   const base: Figure = { metric: 'session start → first navigate', variant: 'upstream-cli (spawn, stdio)', unit: 'ms', median: round(median(upstreamMs), 1), runs: upstreamMs.map((v) => round(v, 1)) };
   const oursMedian = round(median(oursMs), 1);
   const ratio = round(oursMedian / base.median, 3);
-  const target = { max: 0.8, text: '≤ 0.8× upstream CLI' };
+  const target = { max: 0.3, text: '≤ 0.3× upstream CLI with the pool warm' };
   return {
     id: 'first-navigate-http',
     title: '2b. session start → first browser_navigate done (HTTP, browser launch included)',
-    figures: [base, { metric: 'session start → first navigate', variant: `${ours.id} (initialize POST, HTTP)`, unit: 'ms', median: oursMedian, runs: oursMs.map((v) => round(v, 1)), baseline: 'upstream-cli', ratio, target, met: ratio <= target.max }],
+    figures: [
+      base,
+      { metric: 'session start → first navigate', variant: `${ours.id} (initialize POST, HTTP, warm pool)`, unit: 'ms', median: oursMedian, runs: oursMs.map((v) => round(v, 1)), baseline: 'upstream-cli', ratio, target, met: ratio <= target.max },
+      ...(emptyMs.length ? [{ metric: 'session start → first navigate', variant: `${ours.id} (HTTP, --http-prewarm 0)`, unit: 'ms', median: round(median(emptyMs), 1), runs: emptyMs.map((v) => round(v, 1)), baseline: 'upstream-cli', ratio: round(median(emptyMs) / base.median, 3) }] : []),
+    ],
     notes: [
       'Ours: initialize POST → first browser_navigate result, on a running HTTP server (one untimed warm-up session first). Upstream: spawn of a CLI child → initialize → first navigate (its per-client equivalent).',
       ...errors.map((e) => `failed: ${e}`),
