@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
@@ -147,29 +149,66 @@ function patchTab(ignoreNative: boolean): void {
 }
 
 // Whether the driver hears console messages of this executable: asked once
-// per executable, in a throwaway context no page of the session ever sees.
+// per executable.
 const driverHearsConsole = new Map<string, Promise<boolean>>();
-const PROBE_DEADLINE_MS = 3000;
+const PROBE_DEADLINE_MS = 1000;
 
-export function consoleReachesDriver(browser: Browser, executablePath: string): Promise<boolean> {
+/**
+ * The answer is kept on disk per executable (path, size, mtime) in `cacheDir`,
+ * so only the first process on a machine pays for the probe (~0.2 s).
+ */
+export function consoleReachesDriver(browser: Browser, executablePath: string, cacheDir?: string): Promise<boolean> {
   let pending = driverHearsConsole.get(executablePath);
   if (!pending) {
     pending = (async () => {
-      const context = await browser.newContext();
-      try {
-        const page = await context.newPage();
-        const heard = page.waitForEvent('console', { timeout: PROBE_DEADLINE_MS }).then(() => true, () => false);
-        await page.evaluate(() => console.log('stealth-playwright-mcp console probe'));
-        return await heard;
-      } finally {
-        await context.close().catch(() => {});
-      }
+      const remembered = cacheDir ? await readProbe(cacheDir, executablePath) : undefined;
+      if (remembered !== undefined) return remembered;
+      const heard = await probe(browser);
+      if (cacheDir) await writeProbe(cacheDir, executablePath, heard);
+      return heard;
     })();
     // A probe that could not run says nothing: assume the build hides them (the safe side for the tool).
     pending = pending.catch(() => false);
     driverHearsConsole.set(executablePath, pending);
   }
   return pending;
+}
+
+async function identity(executablePath: string): Promise<string | undefined> {
+  const stat = await fsp.stat(executablePath).catch(() => undefined);
+  return stat ? `${executablePath}\0${stat.size}\0${stat.mtimeMs}` : undefined;
+}
+
+async function readProbe(cacheDir: string, executablePath: string): Promise<boolean | undefined> {
+  const id = await identity(executablePath);
+  const known = await fsp.readFile(path.join(cacheDir, PROBE_FILE), 'utf8').then((t) => JSON.parse(t) as Record<string, boolean>, () => ({}) as Record<string, boolean>);
+  return id && typeof known[id] === 'boolean' ? known[id] : undefined;
+}
+
+async function writeProbe(cacheDir: string, executablePath: string, heard: boolean): Promise<void> {
+  const id = await identity(executablePath);
+  if (!id) return;
+  const file = path.join(cacheDir, PROBE_FILE);
+  const known = await fsp.readFile(file, 'utf8').then((t) => JSON.parse(t) as Record<string, boolean>, () => ({}) as Record<string, boolean>);
+  known[id] = heard;
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fsp.mkdir(cacheDir, { recursive: false }).catch(() => {});
+  await fsp.writeFile(tmp, JSON.stringify(known)).then(() => fsp.rename(tmp, file)).catch(() => fsp.rm(tmp, { force: true }));
+}
+
+const PROBE_FILE = 'console-probe.json';
+
+// In a throwaway context: no page of the session ever sees it.
+async function probe(browser: Browser): Promise<boolean> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const heard = page.waitForEvent('console', { timeout: PROBE_DEADLINE_MS }).then(() => true, () => false);
+    await page.evaluate(() => console.log('stealth-playwright-mcp console probe'));
+    return await heard;
+  } finally {
+    await context.close().catch(() => {});
+  }
 }
 
 export async function enableConsoleFallback(context: BrowserContext, ignoreNative: boolean): Promise<void> {

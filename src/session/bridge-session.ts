@@ -153,10 +153,6 @@ export class BridgeSession {
     this.server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({ contents: [await this.files.read(request.params.uri)] }));
   }
 
-  get prelaunchOnStart(): boolean {
-    return this.#config.browserPrelaunch;
-  }
-
   /** Connects the upstream; call before connecting `server` to a transport. */
   async start(): Promise<void> {
     if (this.#ownOutputDir) await makeDir(this.outputDir);
@@ -170,6 +166,8 @@ export class BridgeSession {
       log: this.#options.log,
     });
     this.#plan.extras = this.#setup.extras;
+    // The browser starts now, while the upstream connects and the client finishes its handshake.
+    if (this.#config.transport === 'stdio' && this.#config.browserPrelaunch) this.browser.prelaunch();
     try {
       if (this.#config.cdpEnabled && this.#plan.attach) throw new SessionRefused('cdpEnabled gives a session a DevTools port of a browser this server launched; this server attaches to your browser (--cdp-endpoint/--endpoint), which has its own. Start the session without cdpEnabled.', 400);
       if (this.#config.cdpEnabled) this.#cdp = await this.#openCdp();

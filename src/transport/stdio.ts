@@ -9,8 +9,6 @@ export async function serveStdio(session: BridgeSession, transport: Transport, l
   // A session that cannot start fails the process (non-zero exit), even when
   // stdin has already ended: only then does EOF mean a clean stop.
   await session.start();
-  // The browser starts while the client finishes its handshake (tools/list).
-  if (session.prelaunchOnStart) session.browser.prelaunch();
   transport.onclose = () => shutdown('transport closed');
   process.stdin.on('end', () => shutdown('stdin closed'));
   process.stdin.on('close', () => shutdown('stdin closed'));
