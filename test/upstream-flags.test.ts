@@ -7,6 +7,7 @@ import { UPSTREAM_FLAGS } from '../src/config/upstream-flags.ts';
 import { useSite, useTempDir } from './helpers/fixtures.ts';
 import { httpClient } from './helpers/http-server.ts';
 import { connect, ROOT, runCli, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { CHROMIUM } from './helpers/upstream-cli.ts';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 
@@ -133,4 +134,29 @@ test("the vendor's CLOAKBROWSER_* variables are read as ours, and ours win", asy
   assert.equal(facts.cacheDir, '/tmp/spm-vendor-cache');
   const both = await runCli(['info', '--json'], { ...base, CLOAKBROWSER_CACHE_DIR: '/tmp/spm-vendor-cache', STEALTH_CACHE_DIR: '/tmp/spm-our-cache' });
   assert.equal(JSON.parse(both.stdout).cacheDir, '/tmp/spm-our-cache');
+});
+
+test("a Playwright MCP config file's launch options reach the launcher: executablePath becomes the binary, a proxy the session proxy", async () => {
+  const dir = fs.mkdtempSync('/tmp/spm-launchopts-');
+  const file = path.join(dir, 'config.json');
+  fs.writeFileSync(file, JSON.stringify({ browser: { launchOptions: { executablePath: CHROMIUM, args: ['--lang=de-DE'] } } }));
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', PLAYWRIGHT_MCP_OUTPUT_DIR: dir, STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'info' };
+  const server = await connect(env, ['--config', file, '--browser-prelaunch=false']);
+  try {
+    const binary = (await server.client.callTool({ name: 'stealth_binary_info', arguments: {} })).structuredContent as Record<string, unknown>;
+    assert.equal(binary.executablePath, CHROMIUM);
+    assert.equal(binary.source, 'custom');
+    const launch = ((await server.client.callTool({ name: 'stealth_bridge_info', arguments: {} })).structuredContent as { session: { launch: { args: string[] } } }).session.launch;
+    assert.ok(launch.args.includes('--lang=de-DE'), 'launchOptions.args reach the browser');
+  } finally {
+    await server.client.close();
+    await server.transport.exit;
+  }
+  // The proxy from the config file is the session's proxy, checked like ours: a dead one stops the start with the reason.
+  fs.writeFileSync(file, JSON.stringify({ browser: { launchOptions: { executablePath: CHROMIUM, proxy: { server: 'http://127.0.0.1:1', username: 'u', password: 'secret-pw' } } } }));
+  const refused = await runCli(['--config', file], env);
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.match(refused.stderr, /Proxy http:\/\/\*\*\*:\*\*\*@127\.0\.0\.1:1 .*failed its check: .*ECONNREFUSED/);
+  assert.ok(!refused.stderr.includes('secret-pw'));
+  fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -5,13 +5,16 @@ export default defineCommand({
   meta: { name: 'serve', description: COMMANDS.serve },
   async run({ rawArgs }) {
     const { readConfig } = await import('./startup.ts');
-    const { config, log, upstream } = readConfig(rawArgs);
+    const { config: ownConfig, log, upstream } = readConfig(rawArgs);
     // stdio answers initialize while the rest starts (see transport/early-stdio.ts).
-    const early = config.transport === 'stdio' ? new (await import('../transport/early-stdio.ts')).EarlyStdioTransport() : undefined;
+    const early = ownConfig.transport === 'stdio' ? new (await import('../transport/early-stdio.ts')).EarlyStdioTransport() : undefined;
     await early?.listen();
     await early?.handshake(1000);
     const { resolveUpstreamConfig } = await import('../config/upstream.ts');
-    const upstreamConfig = await resolveUpstreamConfig(config, process.env, upstream);
+    const { adoptLaunchOptions } = await import('../config/upstream-launch.ts');
+    const adopted = adoptLaunchOptions(ownConfig, await resolveUpstreamConfig(ownConfig, process.env, upstream));
+    const { config, upstream: upstreamConfig } = adopted;
+    for (const note of adopted.notes) log.warn(note);
     // Before any browser: kill those a SIGKILLed predecessor left, and record ours.
     const { startInstance } = await import('../instance/instance.ts');
     await startInstance(config.runtimeDir ?? (await import('../instance/runtime-dir.ts')).defaultRuntimeDir(), log);
