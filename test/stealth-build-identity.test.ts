@@ -96,6 +96,24 @@ describe('a cached stealth build keeps its stealth switches', () => {
     await server.transport.exit;
   });
 
+  test("the build the vendor's own client installed (~/.cloakbrowser/chromium-<pinned>) is used, not downloaded again", async () => {
+    const home = path.join(work.path, 'home');
+    const dir = path.join(home, '.cloakbrowser', `chromium-${VERSION}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'chrome'), `#!/bin/sh\n[ "$1" = --version ] && { echo "Chromium 146.0.7680.177 "; exit 0; }\nexec ${process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium'} "$@"\n`, { mode: 0o755 });
+    const before = release.archiveRequests.length;
+    const server = await connect({ ...env(), HOME: home, STEALTH_CACHE_DIR: path.join(work.path, 'empty-cache'), PLAYWRIGHT_MCP_PROXY_SERVER: '', STEALTH_PLAYWRIGHT_MCP_GEOIP_PROXY_MATCH: 'false' });
+    const nav = await server.client.callTool({ name: 'browser_navigate', arguments: { url: 'data:text/html,<title>vendor</title>' } });
+    assert.ok(!nav.isError);
+    const binary = await localInfo(server.client, 'stealth_binary_info');
+    assert.equal(binary.source, 'vendor-cache');
+    assert.equal(binary.executablePath, path.join(dir, 'chrome'));
+    assert.equal(binary.stealthBuild.version, VERSION);
+    assert.equal(release.archiveRequests.length, before, 'nothing downloaded');
+    await server.client.close();
+    await server.transport.exit;
+  });
+
   test('stock Chromium under the stealth engine (--binary-path) is not taken for the stealth build', async () => {
     const server = await connect({ ...env(), STEALTH_BINARY_PATH: process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium' });
     const bridge = (await localInfo(server.client));

@@ -12,13 +12,14 @@ import { resolvePlatform } from './build-store/platform.ts';
 import { buildRequest, origins, type BuildRequest } from './build-store/release.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
 import { BROWSER_LICENCE_ENV, PROVIDER } from './build-store/vendor.ts';
-import { identifyStealthBuild } from './build-identity.ts';
+import path from 'node:path';
+import { identifyStealthBuild, vendorInstalledBuild } from './build-identity.ts';
 import { assertRunnable, findOnPath, probeVersion, unwrapLauncher } from './executable-checks.ts';
 import { licenceFacts, resolveLicence, type Licence } from './licence.ts';
 import { LICENCE_STATUS_ENV, statusFileFor } from './licence-exit.ts';
 import { checkKey } from './licence-check.ts';
 
-export type BinarySource = 'custom' | 'cache' | 'playwright' | 'system';
+export type BinarySource = 'custom' | 'cache' | 'vendor-cache' | 'playwright' | 'system';
 
 /** The managed stealth build: what is pinned, and what is installed. */
 export interface BuildFacts {
@@ -250,6 +251,16 @@ export async function resolveBrowserBinary(config: Config, upstream: UpstreamCon
   if (build) {
     binary.useBuild(build);
     await binary.probe(cacheLocated(build));
+    return binary;
+  }
+  // Not in our cache: the vendor's own client may have installed this very build.
+  const vendorBuild = request.version ? await vendorInstalledBuild(request.version, request.tier === 'keyed', env) : undefined;
+  if (vendorBuild) {
+    const adopted = new Binary(config, 'vendor-cache', licence, request);
+    adopted.build = { ...binary.build, installDir: path.dirname(vendorBuild), verification: 'vendor-client' };
+    await adopted.probe({ file: vendorBuild, source: 'vendor-cache', origin: `the vendor client's build ${vendorBuild}`, fix: `remove ${path.dirname(vendorBuild)} to download our own, or pass --binary-path <chromium executable>.` });
+    log?.info(`using the stealth build the vendor's client installed at ${vendorBuild} (no second download)`);
+    return adopted;
   }
   return binary;
 }

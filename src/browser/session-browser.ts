@@ -75,13 +75,9 @@ export class SessionBrowser {
     return this.#plan;
   }
 
-  /** The session id a warm browser was launched for (its traces dir names it). */
-  reservedSessionId: string | undefined;
-
-  /** This browser was launched for the pool, for the session that will have `sessionId`. */
-  markWarm(sessionId: string): void {
+  /** This browser was launched ahead, for the warm pool. */
+  markWarm(): void {
     this.#warm = true;
-    this.reservedSessionId = sessionId;
   }
 
   get running(): boolean {

@@ -1,4 +1,5 @@
 import { defineCommand } from 'citty';
+import type { SessionOverrides } from '../session/session-overrides.ts';
 import { COMMANDS } from './usage.ts';
 
 export default defineCommand({
@@ -31,8 +32,15 @@ export default defineCommand({
     const { BridgeSession } = await import('../session/bridge-session.ts');
     if (config.transport === 'streamable-http') {
       const { serveHttp } = await import('../transport/http/http-server.ts');
-      const pool = await (await import('../session/warm-pool-setup.ts')).warmPool({ config, upstreamConfig, binary, log });
-      await serveHttp({ config, log, pool, createSession: (overrides) => new BridgeSession({ config, overrides, upstreamConfig, binary, log, cdpPool, pool }) });
+      const { warmPool } = await import('../session/warm-pool-setup.ts');
+      const { takesDefaultLaunch } = await import('../session/bridge-session.ts');
+      const holder: { pool?: ReturnType<typeof warmPool> } = {};
+      const make = (overrides: SessionOverrides = {}) => new BridgeSession({ config, overrides, upstreamConfig, binary, log, cdpPool, pool: holder.pool });
+      holder.pool = warmPool({ config, upstreamConfig, log, make });
+      const pool = holder.pool;
+      // A client with the default settings gets a warm session; any setting of its own, a new one.
+      const createSession = (overrides: SessionOverrides) => (pool && takesDefaultLaunch(config, overrides) ? pool.take() : undefined) ?? make(overrides);
+      await serveHttp({ config, log, pool, createSession });
       return;
     }
     const { serveStdio } = await import('../transport/stdio.ts');

@@ -74,8 +74,8 @@ export interface SessionOptions {
   upstreamConfig: UpstreamConfig;
   binary: BrowserBinary;
   log: Logger;
-  /** HTTP: browsers launched ahead; a session with the default launch profile takes one. */
-  pool?: WarmPool;
+  /** HTTP: the warm pool, for stealth_bridge_info. */
+  pool?: WarmPool<BridgeSession>;
 }
 
 /** `<replica>.<uuid>` behind a gateway (--http-replica-id), else the UUID. */
@@ -114,13 +114,12 @@ export class BridgeSession {
   #plan: ReturnType<typeof launchPlan>;
   #setup: SessionSetup | undefined;
   #ownOutputDir: boolean;
+  #starting: Promise<void> | undefined;
 
   constructor(options: SessionOptions) {
     this.#options = options;
-    // A warm browser was launched for a session id reserved with it (its traces dir names it).
-    const warm = options.pool && takesDefaultLaunch(options.config, options.overrides) ? options.pool.take() : undefined;
     const uuid = randomUUID();
-    this.id = warm?.reservedSessionId ?? sessionId(options.config, uuid);
+    this.id = sessionId(options.config, uuid);
     // A session's proxy replaces the process one; its context options merge over them.
     const { proxy, profile: _profile, contextOptions, ...overrides } = options.overrides ?? {};
     this.#config = {
@@ -133,18 +132,13 @@ export class BridgeSession {
     const upstreamDir = options.upstreamConfig.outputDir;
     this.#ownOutputDir = this.#config.transport !== 'stdio';
     this.outputDir = this.#ownOutputDir ? path.join(upstreamDir ?? this.#config.outputDir, this.id) : (upstreamDir ?? upstreamDefaultOutputDir());
-    if (warm) {
-      this.browser = warm;
-      this.#plan = warm.plan;
-    } else {
-      this.#plan = launchPlan(this.#config, withContextOptions(options.upstreamConfig, this.#config.contextOptions), options.binary);
-      // Where Playwright writes traces: the dir the upstream links them in.
-      this.#plan.launch.tracesDir = path.join(this.outputDir, 'traces');
-      this.browser = new SessionBrowser(this.#plan, options.log.withTag(uuid.slice(0, 8)), {
-        extraArgs: async () => [...(this.#cdp ? await this.#cdp.launchArgs() : []), ...instanceLaunchArgs()],
-        onBrowserGone: () => this.#cdp?.browserGone(),
-      });
-    }
+    this.#plan = launchPlan(this.#config, withContextOptions(options.upstreamConfig, this.#config.contextOptions), options.binary);
+    // Where Playwright writes traces: the dir the upstream links them in.
+    this.#plan.launch.tracesDir = path.join(this.outputDir, 'traces');
+    this.browser = new SessionBrowser(this.#plan, options.log.withTag(uuid.slice(0, 8)), {
+      extraArgs: async () => [...(this.#cdp ? await this.#cdp.launchArgs() : []), ...instanceLaunchArgs()],
+      onBrowserGone: () => this.#cdp?.browserGone(),
+    });
     this.server = new Server(SERVER_INFO, SERVER_OPTIONS);
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.#listTools() }));
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#callTool(request.params, extra));
@@ -153,8 +147,33 @@ export class BridgeSession {
     this.server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({ contents: [await this.files.read(request.params.uri)] }));
   }
 
-  /** Connects the upstream; call before connecting `server` to a transport. */
-  async start(): Promise<void> {
+  /** Connects the upstream; call before connecting `server` to a transport. Idempotent. */
+  start(): Promise<void> {
+    this.#starting ??= this.#start();
+    return this.#starting;
+  }
+
+  /**
+   * For the warm pool: everything a client's first call would wait for, done
+   * ahead: setup, the browser launched, the upstream connected and its first
+   * tab open (an internal tab list; a fresh upstream session opens one).
+   */
+  async warmUp(): Promise<void> {
+    this.browser.markWarm();
+    await this.start();
+    await this.browser.context();
+    await this.#requireUpstream().callTool({ name: 'browser_tabs', arguments: { action: 'list' } }, undefined, { timeout: 30_000 });
+  }
+
+  get alive(): boolean {
+    return this.browser.running && !this.#closing;
+  }
+
+  onGone(listener: () => void): void {
+    this.browser.onGone(listener);
+  }
+
+  async #start(): Promise<void> {
     if (this.#ownOutputDir) await makeDir(this.outputDir);
     const overrides = this.#options.overrides ?? {};
     this.#setup = await setUpSession({

@@ -1,4 +1,3 @@
-import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Logger } from '../log.ts';
 
 export interface WarmPoolInfo {
@@ -8,84 +7,93 @@ export interface WarmPoolInfo {
   taken: number;
 }
 
+/** What the pool keeps warm: a whole session, browser launched and upstream connected. */
+export interface Warmable {
+  warmUp(): Promise<void>;
+  close(): Promise<void>;
+  readonly alive: boolean;
+  onGone(listener: () => void): void;
+}
+
 const RETRY_MS = [1000, 5000, 30_000];
 
 /**
- * Browsers launched before a session needs them (HTTP). Each is a fresh
- * SessionBrowser with its own fingerprint seed, handed to exactly one session
- * and gone with it: never reused. Taking one refills the pool in the background.
+ * Sessions prepared before a client asks (HTTP): browser launched with the
+ * process-default profile and its own fingerprint seed, upstream connected and
+ * its first tab open. Each goes to exactly one client and ends with it: never
+ * reused. Taking one refills the pool in the background.
  */
-export class WarmPool {
+export class WarmPool<T extends Warmable> {
   #size: number;
-  #make: () => SessionBrowser;
+  #make: () => T;
   #log: Logger;
-  #ready: SessionBrowser[] = [];
-  #launching = new Set<SessionBrowser>();
+  #ready: T[] = [];
+  #warming = new Set<T>();
   #taken = 0;
   #failures = 0;
   #closed = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(size: number, make: () => SessionBrowser, log: Logger) {
+  constructor(size: number, make: () => T, log: Logger) {
     this.#size = size;
     this.#make = make;
     this.#log = log;
   }
 
-  /** Launches until the pool holds `size` browsers (ready or launching). */
+  /** Prepares until the pool holds `size` (ready or warming). */
   fill(): void {
-    while (!this.#closed && this.#ready.length + this.#launching.size < this.#size) this.#launchOne();
+    while (!this.#closed && this.#ready.length + this.#warming.size < this.#size) this.#prepareOne();
   }
 
-  #launchOne(): void {
-    const browser = this.#make();
-    this.#launching.add(browser);
-    browser.context().then(
+  #prepareOne(): void {
+    const item = this.#make();
+    this.#warming.add(item);
+    item.warmUp().then(
       () => {
-        this.#launching.delete(browser);
-        if (this.#closed) return void browser.close();
+        this.#warming.delete(item);
+        if (this.#closed) return void item.close();
         this.#failures = 0;
-        this.#ready.push(browser);
-        // A pool browser that dies (OOM killer, crash) is replaced; no session ever sees it.
-        browser.onGone(() => this.#drop(browser));
+        this.#ready.push(item);
+        // One that dies (OOM killer, crash) before a client takes it is replaced; no client sees it.
+        item.onGone(() => this.#drop(item));
       },
       (error: unknown) => {
-        this.#launching.delete(browser);
-        void browser.close();
+        this.#warming.delete(item);
+        void item.close();
         if (this.#closed) return;
         const wait = RETRY_MS[Math.min(this.#failures++, RETRY_MS.length - 1)]!;
-        this.#log.warn(`warm browser failed to launch (retry in ${wait} ms): ${(error as Error).message.split('\n')[0]}`);
+        this.#log.warn(`warm session failed to start (retry in ${wait} ms): ${(error as Error).message.split('\n')[0]}`);
         this.#timer = setTimeout(() => this.fill(), wait);
       },
     );
   }
 
-  #drop(browser: SessionBrowser): void {
-    const index = this.#ready.indexOf(browser);
+  #drop(item: T): void {
+    const index = this.#ready.indexOf(item);
     if (index === -1) return;
     this.#ready.splice(index, 1);
-    this.#log.warn('a warm browser exited before any session took it; replacing it');
-    void browser.close();
+    this.#log.warn('a warm browser exited before any client took it; replacing it');
+    void item.close();
     this.fill();
   }
 
-  /** A launched browser for a new session, or undefined when none is ready. */
-  take(): SessionBrowser | undefined {
-    let browser: SessionBrowser | undefined;
-    while ((browser = this.#ready.shift()) && !browser.running) void browser.close();
-    if (browser) this.#taken++;
+  /** A ready session for a new client, or undefined when none is ready. */
+  take(): T | undefined {
+    let item: T | undefined;
+    while ((item = this.#ready.shift()) && !item.alive) void item.close();
+    if (item) this.#taken++;
     this.fill();
-    return browser;
+    return item;
   }
 
   info(): WarmPoolInfo {
-    return { size: this.#size, ready: this.#ready.length, launching: this.#launching.size, taken: this.#taken };
+    return { size: this.#size, ready: this.#ready.length, launching: this.#warming.size, taken: this.#taken };
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
-    const all = [...this.#ready.splice(0), ...this.#launching];
-    await Promise.allSettled(all.map((b) => b.close()));
+    const all = [...this.#ready.splice(0), ...this.#warming];
+    await Promise.allSettled(all.map((item) => item.close()));
   }
 }

@@ -23,7 +23,7 @@ export interface HttpServerOptions {
   config: Config;
   log: Logger;
   createSession(overrides: SessionOverrides): BridgeSession;
-  pool?: WarmPool;
+  pool?: WarmPool<BridgeSession>;
 }
 
 export interface RunningHttpServer {
