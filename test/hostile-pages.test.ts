@@ -34,6 +34,8 @@ function shape(name: string, result: Record<string, unknown>): Shape {
 class Driver {
   readonly shapes: Shape[] = [];
   readonly slow: string[] = [];
+  /** Milliseconds of each call, for the per-page report. */
+  readonly durations: number[] = [];
   /** Shapes before this index belong to the scenario itself; the rest to the recovery check. */
   scenarioEnd = 0;
   readonly client: Client;
@@ -55,6 +57,7 @@ class Driver {
       return '';
     }
     const ms = Date.now() - started;
+    this.durations.push(ms);
     if (ms > CALL_BOUND_MS) this.slow.push(`${name} took ${ms} ms`);
     this.shapes.push(shape(name, result));
     return textOf(result);
@@ -148,6 +151,11 @@ describe('hostile pages: every tool call returns, says what happened as upstream
       servers.push(server);
       const drivers = await runAll(server.client, site);
       results.set(label, drivers);
+      // The per-page report (longest call, errors, usable after), printed in the test output.
+      for (const [name, d] of drivers) {
+        const errors = d.shapes.slice(0, d.scenarioEnd).filter((x) => x.includes('error=true')).length;
+        t.diagnostic(`${label} | ${name} | longest call ${Math.max(...d.durations.slice(0, d.scenarioEnd))} ms | ${errors} error results | usable after: ${/Calm/.test(d.shapes.at(-1) ?? '') ? 'yes' : 'no'}`);
+      }
       const slow = [...drivers.values()].flatMap((d) => d.slow);
       // The upstream is the yardstick, not the subject: its stuck calls are reported, ours fail the test.
       if (label.startsWith('upstream')) for (const line of slow) t.diagnostic(`upstream CLI: ${line}`);
