@@ -11,21 +11,25 @@ import { median, round, since } from '../stats.ts';
 // upstream CLI, whose only way to give a client its own browser is a child
 // per client, so its session starts with the spawn. Target ≤ 0.8×.
 
+/** One session on a running server: initialize POST → first navigate done, in ms. */
+async function sessionToNavigate(serverUrl: string, url: string): Promise<number> {
+  const t0 = performance.now();
+  const session = await openHttpSession(serverUrl);
+  await session.call('browser_navigate', { url });
+  const ms = since(t0);
+  await session.close();
+  return ms;
+}
+
 /** Ours with the warm pool off: every session launches its browser on its first tool. */
 async function poolEmpty(ours: Variant, url: string, runs: number, log: (s: string) => void): Promise<number[]> {
   const server = await startHttpServer({ ...ours, args: [...ours.args, '--http-prewarm', '0'] });
   const ms: number[] = [];
   try {
-    const warm = await openHttpSession(server.url);
-    await warm.call('browser_navigate', { url });
-    await warm.close();
+    await sessionToNavigate(server.url, url);
     for (let run = 0; run < runs; run++) {
       log(`2b run ${run + 1}/${runs}: ours, pool off`);
-      const t0 = performance.now();
-      const session = await openHttpSession(server.url);
-      await session.call('browser_navigate', { url });
-      ms.push(since(t0));
-      await session.close();
+      ms.push(await sessionToNavigate(server.url, url));
     }
   } finally {
     await server.close();
@@ -44,9 +48,7 @@ export async function firstNavigateHttp(ours: Variant, upstream: Variant, url: s
   const server = await startHttpServer(ours);
   try {
     // Untimed: the first session loads the upstream and Playwright modules.
-    const warm = await openHttpSession(server.url);
-    await warm.call('browser_navigate', { url });
-    await warm.close();
+    await sessionToNavigate(server.url, url);
     for (let run = 0; run < runs; run++) {
       // Alternate which side goes first, so neither always follows the other's teardown.
       const sides = run % 2 === 0 ? ['ours', 'upstream'] : ['upstream', 'ours'];
@@ -55,11 +57,7 @@ export async function firstNavigateHttp(ours: Variant, upstream: Variant, url: s
         try {
           if (side === 'ours') {
             await new Promise((r) => setTimeout(r, REFILL_WAIT_MS));
-            const t0 = performance.now();
-            const session = await openHttpSession(server.url);
-            await session.call('browser_navigate', { url });
-            oursMs.push(since(t0));
-            await session.close();
+            oursMs.push(await sessionToNavigate(server.url, url));
           } else {
             const t0 = performance.now();
             const child = await startStdio(upstream);
