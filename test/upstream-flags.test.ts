@@ -160,3 +160,19 @@ test("a Playwright MCP config file's launch options reach the launcher: executab
   assert.ok(!refused.stderr.includes('secret-pw'));
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('browser_get_config (--caps config) shows the launch the session really gets: the stealth switches, the executable, the viewport', async () => {
+  const dir = fs.mkdtempSync('/tmp/spm-getconfig-');
+  const server = await connect(testEnv(dir), ['--caps', 'config', '--browser-prelaunch=false']);
+  try {
+    const text = textOf(await server.client.callTool({ name: 'browser_get_config', arguments: {} }));
+    const config = JSON.parse(text.match(/### Result\n([\s\S]*?)(\n###|$)/)![1]!);
+    assert.ok(config.browser.launchOptions.args.some((a: string) => a.startsWith('--fingerprint=')), text);
+    assert.equal(config.browser.launchOptions.executablePath, CHROMIUM);
+    assert.deepEqual(config.browser.contextOptions.viewport, { width: 1920, height: 947 });
+  } finally {
+    await server.client.close().catch(() => {});
+    await server.transport.exit;
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -190,7 +190,8 @@ export class BridgeSession {
     try {
       if (this.#config.cdpEnabled && this.#plan.attach) throw new SessionRefused('cdpEnabled gives a session a DevTools port of a browser this server launched; this server attaches to your browser (--cdp-endpoint/--endpoint), which has its own. Start the session without cdpEnabled.', 400);
       if (this.#config.cdpEnabled) this.#cdp = await this.#openCdp();
-      const upstreamConfig = this.#ownOutputDir ? { ...this.#options.upstreamConfig, outputDir: this.outputDir } : this.#options.upstreamConfig;
+      const base = this.#options.upstreamConfig;
+      const upstreamConfig = { ...base, ...(this.#ownOutputDir ? { outputDir: this.outputDir } : {}), browser: this.#effectiveBrowserConfig(base.browser) };
       this.#upstream = await connectUpstream(upstreamConfig, () => this.browser.context(), this.#ownOutputDir ? this.outputDir : undefined);
     } catch (error) {
       // Nothing of a session that never started may outlive it (lock, relay).
@@ -290,6 +291,27 @@ export class BridgeSession {
     const retried = await forwardToolCall(this.#requireUpstream(), params, extra, this.#deadline(params));
     const note = 'Note: the browser of this session had exited unexpectedly; it was relaunched and this call retried on a fresh browser (open pages, cookies and storage of the old one are gone).';
     return { ...retried, content: [...(retried.content ?? []), { type: 'text' as const, text: note }] };
+  }
+
+  /**
+   * What browser_get_config shows: the launch this session really gets (the
+   * stealth switches, the executable, the viewport), not the upstream's
+   * defaults; credentials in switches masked.
+   */
+  #effectiveBrowserConfig(browser: UpstreamConfig['browser']): UpstreamConfig['browser'] {
+    const launch = this.#plan.launch;
+    const profile = this.browser.profile;
+    return {
+      ...browser,
+      launchOptions: {
+        ...browser?.launchOptions,
+        headless: launch.headless,
+        chromiumSandbox: launch.chromiumSandbox,
+        args: profile.args,
+        ...(this.#options.binary.executablePath ? { executablePath: this.#options.binary.executablePath } : {}),
+      },
+      contextOptions: { ...browser?.contextOptions, ...this.#plan.context, ...this.#plan.extras?.context },
+    };
   }
 
   #deadline(params: { name: string; arguments?: Record<string, unknown> }): number {
