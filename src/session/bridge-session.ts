@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import coreBundle from 'playwright-core/lib/coreBundle';
 import {
   CallToolRequestSchema,
   ListResourcesRequestSchema,
@@ -42,19 +41,8 @@ import { capResult } from './result-cap.ts';
 import { connectUpstream } from './upstream-link.ts';
 import { makeDir } from '../fs/make-dir.ts';
 
-/** Where the upstream CLI writes when no output dir is given (context.ts outputDir()). */
-function upstreamDefaultOutputDir(): string {
-  const cwd = process.cwd();
-  const writable = (() => {
-    try {
-      fsSync.accessSync(cwd, fsSync.constants.W_OK);
-      return cwd !== path.parse(cwd).root;
-    } catch {
-      return false;
-    }
-  })();
-  return path.join(writable ? cwd : os.tmpdir(), '.playwright-mcp');
-}
+// The upstream's own rule for where a session's files go (its context.ts outputDir()).
+const upstreamOutputDir = (coreBundle as { tools: { outputDir(o: { config: UpstreamConfig; cwd: string }): string } }).tools.outputDir;
 
 // The upstream's own deadline for a tool call, or a Playwright timeout inside it.
 const TIMED_OUT = /Timeout \d+ms exceeded/;
@@ -131,7 +119,7 @@ export class BridgeSession {
     // Over stdio files go where the upstream CLI puts them; over HTTP each session has its own dir.
     const upstreamDir = options.upstreamConfig.outputDir;
     this.#ownOutputDir = this.#config.transport !== 'stdio';
-    this.outputDir = this.#ownOutputDir ? path.join(upstreamDir ?? this.#config.outputDir, this.id) : (upstreamDir ?? upstreamDefaultOutputDir());
+    this.outputDir = this.#ownOutputDir ? path.join(upstreamDir ?? this.#config.outputDir, this.id) : upstreamOutputDir({ config: options.upstreamConfig, cwd: process.cwd() });
     this.#plan = launchPlan(this.#config, withContextOptions(options.upstreamConfig, this.#config.contextOptions), options.binary);
     // Where Playwright writes traces: the dir the upstream links them in.
     this.#plan.launch.tracesDir = path.join(this.outputDir, 'traces');
@@ -239,9 +227,9 @@ export class BridgeSession {
       result = { ...result, content: [...(result.content ?? []), { type: 'text' as const, text }] };
     }
     const links = await this.files.linksIn(textOf(result), process.cwd()).catch(() => []);
-    const changed = await this.files.changed().catch(() => false);
-    if (changed) {
-      this.#outputBytes = await this.files.usage().catch(() => this.#outputBytes);
+    const state = await this.files.refresh().catch(() => undefined);
+    if (state?.changed) {
+      this.#outputBytes = state.bytes;
       await this.server.sendResourceListChanged().catch(() => {});
     }
     return links.length ? { ...result, content: [...(result.content ?? []), ...links] } : result;

@@ -41,17 +41,13 @@ export class SessionFiles {
     return out;
   }
 
-  /** Bytes under the session directory. */
-  async usage(): Promise<number> {
-    return (await this.#walk()).reduce((sum, f) => sum + f.size, 0);
-  }
-
-  /** True when the listing differs from the one seen at the last call. */
-  async changed(): Promise<boolean> {
-    const listing = (await this.#walk()).map((f) => `${f.file}\0${f.size}`).join('\n');
+  /** One walk: whether the listing differs from the last call's, and the bytes under the directory. */
+  async refresh(): Promise<{ changed: boolean; bytes: number }> {
+    const files = await this.#walk();
+    const listing = files.map((f) => `${f.file}\0${f.size}`).join('\n');
     const changed = listing !== this.#lastListing;
     this.#lastListing = listing;
-    return changed;
+    return { changed, bytes: files.reduce((sum, f) => sum + f.size, 0) };
   }
 
   async read(uri: string): Promise<{ uri: string; mimeType: string; text?: string; blob?: string }> {
