@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { useSite, useTempDir } from './helpers/fixtures.ts';
 import { httpClient, startHttpServer } from './helpers/http-server.ts';
-import { isAlive } from './helpers/processes.ts';
+import { isAlive, waitFor } from './helpers/processes.ts';
 import { connect, testEnv, textOf, localInfo } from './helpers/server.ts';
 import { CHROMIUM } from './helpers/upstream-cli.ts';
 
@@ -33,9 +33,21 @@ describe('attach mode (--cdp-endpoint): a browser you run', () => {
     }));
     endpoint = `http://127.0.0.1:${new URL(ws).port}`;
   });
-  after(() => {
-    chromium?.kill('SIGKILL');
-    fs.rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+  after(async () => {
+    if (chromium && chromium.exitCode === null) {
+      const exited = new Promise((resolve) => chromium.once('exit', resolve));
+      chromium.kill('SIGKILL');
+      await exited;
+    }
+    // Chromium's helper processes may still write into the profile for a moment after the browser dies.
+    await waitFor(() => {
+      try {
+        fs.rmSync(profile, { recursive: true, force: true });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 5000, 200);
   });
 
   test('stdio: the tools run in the browser\'s own context, as upstream; the server leaves, the browser stays, tabs it opened are closed', async () => {
