@@ -4,9 +4,10 @@ import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromiumProcessesWith, commandLine, descendants, waitFor } from './helpers/processes.ts';
+import { chromiumProcessesWith, commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
 import { ARCHIVE, KEYED_VERSION, startReleaseServer, TAG, VALID_KEY, VERSION, type Mode, type ReleaseServer } from './helpers/release-server.ts';
 import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { httpClient, initializeBody, MCP_HEADERS, startHttpServer } from './helpers/http-server.ts';
 import { startSite, type Site } from './helpers/site.ts';
 
 // The managed stealth build end to end: a generated release served from
@@ -268,6 +269,45 @@ describe('stealth build: download on first use, verify, cache', () => {
       await stop(s);
     }
     assert.deepEqual(fs.readdirSync(path.join(cache, 'denials')), [], 'status files are read and removed');
+  });
+
+  test('a plan with one seat: over HTTP a second session is refused (503, the reason) before its browser starts, and admitted once the seat is free; over stdio the first tool says so', { timeout: 120_000 }, async () => {
+    const cache = freshCache();
+    const e = env(cache, { STEALTH_DOWNLOAD_URL: '', STEALTH_TEST_VENDOR_URL: release.url, STEALTH_LICENSE_KEY: VALID_KEY });
+    release.seats = { active: 0, limit: 1 };
+    const server = await startHttpServer(e);
+    try {
+      const a = await httpClient(server.url);
+      const nav = await a.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/` } });
+      assert.ok(!nav.isError, textOf(nav));
+      // The vendor has not counted A's browser yet: our own count says the seat is taken.
+      const refused = await fetch(server.url, { method: 'POST', headers: MCP_HEADERS, body: initializeBody() });
+      assert.equal(refused.status, 503);
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      assert.match((await refused.json()).error.message, /No licence seat is free for another browser: the plan has 1 seat, 1 in use \(1 by this server.*Fix: end another session.*--http-session-max to 1/);
+      assert.equal(server.browsers().filter(isAlive).length > 0, true);
+      const browsersWithA = server.browsers().length;
+      await a.transport.terminateSession();
+      await a.client.close();
+      assert.ok(await waitFor(() => server.browsers().length === 0, 10_000), 'A took its browser (and its seat) with it');
+      const b = await httpClient(server.url);
+      const navB = await b.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/` } });
+      assert.ok(!navB.isError, textOf(navB));
+      assert.ok(browsersWithA > 0);
+      await b.client.close();
+      assert.ok(!server.stderr().includes(VALID_KEY) && !server.stdout().includes(VALID_KEY), 'the key is in no log');
+    } finally {
+      await server.stop();
+    }
+    // Over stdio: the one seat is held elsewhere (another machine); no browser is started for nothing.
+    release.seats = { active: 1, limit: 1 };
+    const s = await start(e, ['--browser-prelaunch=false']);
+    const nav = await navigate(s);
+    assert.equal(nav.isError, true);
+    assert.match(textOf(nav), /No licence seat is free for another browser: the plan has 1 seat, 1 in use \(0 by this server/);
+    assert.deepEqual(chromiumProcessesWith(cache), []);
+    await stop(s);
+    release.seats = { active: 0, limit: 10 };
   });
 
   test('a key the vendor rejects: validated first, then the keyless build with a warning (as the vendor\'s client does)', async () => {

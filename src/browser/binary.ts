@@ -18,6 +18,7 @@ import { assertRunnable, findOnPath, probeVersion, unwrapLauncher } from './exec
 import { licenceFacts, resolveLicence, type Licence } from './licence.ts';
 import { LICENCE_STATUS_ENV, statusFileFor } from './licence-exit.ts';
 import { checkKey } from './licence-check.ts';
+import { SeatLedger } from './licence-seats.ts';
 
 export type BinarySource = 'custom' | 'cache' | 'vendor-cache' | 'playwright' | 'system';
 
@@ -63,6 +64,10 @@ export interface BrowserBinary {
   ensure(log: Logger): Promise<string>;
   /** Variables the browser process needs on top of ours (the licence key for the keyed build). */
   launchEnv(): Record<string, string>;
+  /** Throws SeatsInUse when the keyed build's plan has no seat left for one more browser. */
+  checkSeat(): Promise<void>;
+  /** Checks, then holds a seat until the returned release is called; a no-op without a keyed build. */
+  claimSeat(log: Logger): Promise<() => void>;
   toJSON(): Record<string, unknown>;
 }
 
@@ -165,6 +170,22 @@ class Binary implements BrowserBinary {
     if (this.engine !== 'stealth' || !this.#licence.key) return {};
     // As the vendor's client does: the build says why it refused in this file.
     return { [BROWSER_LICENCE_ENV]: this.#licence.key, [LICENCE_STATUS_ENV]: statusFileFor(this.cacheDir) };
+  }
+
+  #seats: SeatLedger | undefined;
+  // Only the keyed build takes seats; a key that fell back to the keyless build takes none.
+  get #seatLedger(): SeatLedger | undefined {
+    if (this.engine !== 'stealth' || !this.#licence.key || this.#request?.tier !== 'keyed') return undefined;
+    this.#seats ??= new SeatLedger(this.#licence.key, this.#request.vendorOrigin);
+    return this.#seats;
+  }
+
+  async checkSeat(): Promise<void> {
+    await this.#seatLedger?.check();
+  }
+
+  claimSeat(log: Logger): Promise<() => void> {
+    return this.#seatLedger?.claim(log) ?? Promise.resolve(() => {});
   }
 
   toJSON(): Record<string, unknown> {

@@ -19,6 +19,7 @@ export interface LaunchPlan {
   consoleFallback: boolean;
   humanize: boolean;
   maxDownloadBytes: number;
+  maxPages: number;
   /** Attach mode: connect to this browser instead of launching one. */
   attach: AttachTarget | undefined;
   /** The vendor-table switches this plan added (stealth-switches.ts), for stealth_bridge_info. */
@@ -74,6 +75,7 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
     consoleFallback: stealthEngine && config.consoleFallback,
     humanize: config.humanize,
     maxDownloadBytes: config.maxDownloadBytes,
+    maxPages: config.maxPages,
     attach: attachTarget(upstream, config.transport),
   };
 }

@@ -10,7 +10,8 @@ import { makeDir } from '../fs/make-dir.ts';
 import { closeUnresponsivePages } from './hang-recovery.ts';
 import { LICENCE_STATUS_ENV, licenceRefusal } from './licence-exit.ts';
 import { enableHumanize } from './humanize.ts';
-import { guardDownloads, type StoppedDownload } from './download-guard.ts';
+import { guardDownloads } from './download-guard.ts';
+import { guardPages } from './page-guard.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { maskCredentialsIn } from './proxy/proxy-url.ts';
 import { mergeArgs } from './stealth-profile.ts';
@@ -35,7 +36,8 @@ export class SessionBrowser {
   #persistent: BrowserContext | undefined;
   #closed = false;
   #goneListeners = new Set<() => void>();
-  #stoppedDownloads: StoppedDownload[] = [];
+  #notes: string[] = [];
+  #tabsClosed = 0;
   /** Attach mode: closes what the session created and disconnects. */
   #release: (() => Promise<void>) | undefined;
   /** Launched ahead of its session (stdio handshake or the HTTP warm pool). */
@@ -152,6 +154,7 @@ export class SessionBrowser {
     let persistent: BrowserContext | undefined;
     const statusFile = licenceEnv[LICENCE_STATUS_ENV];
     if (statusFile) await makeDir(path.dirname(statusFile), 0o700).catch(() => {});
+    const releaseSeat = await this.#plan.binary.claimSeat(this.#log);
     try {
       if (extras?.userDataDir) {
         persistent = await chromium.launchPersistentContext(extras.userDataDir, { ...options, ...contextOptions });
@@ -159,8 +162,10 @@ export class SessionBrowser {
         this.#persistent = persistent;
       } else browser = await chromium.launch(options);
     } catch (error) {
+      releaseSeat();
       throw licenceRefusal(error, statusFile) ?? error;
     }
+    browser.on('disconnected', releaseSeat);
     this.#browser = browser;
     metrics.browserLaunches.inc();
     browser.on('disconnected', () => {
@@ -181,7 +186,10 @@ export class SessionBrowser {
     const context = persistent ?? (await browser.newContext(contextOptions));
     if (this.#plan.consoleFallback) await this.#maybeConsoleFallback(browser, context, executablePath);
     if (this.#plan.humanize) enableHumanize(context);
-    guardDownloads(context, this.#plan.maxDownloadBytes, (stopped) => this.#stoppedDownloads.push(stopped));
+    guardDownloads(context, this.#plan.maxDownloadBytes, (stopped) =>
+      this.#notes.push(`Note: the download of ${stopped.url} was stopped at ${stopped.bytes} bytes: it grew past --max-download-bytes (${this.#plan.maxDownloadBytes}).`),
+    );
+    guardPages(context, this.#plan.maxPages, () => this.#tabsClosed++);
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));
     this.#log.debug(`browser ${browser.version()} launched in ${Math.round(performance.now() - started)} ms`);
@@ -198,9 +206,12 @@ export class SessionBrowser {
     else this.#log.debug('console fallback not needed: the driver hears this build\'s console messages');
   }
 
-  /** Downloads cancelled for their size since the last call (then forgotten). */
-  takeStoppedDownloads(): StoppedDownload[] {
-    return this.#stoppedDownloads.splice(0);
+  /** What the browser's guards did since the last call (downloads cancelled, tabs closed); then forgotten. */
+  takeNotes(): string[] {
+    // One note for a burst of tabs, however many it tried to open.
+    if (this.#tabsClosed) this.#notes.push(`Note: a page tried to open more tabs than --max-pages (${this.#plan.maxPages}); ${this.#tabsClosed} were closed as they opened.`);
+    this.#tabsClosed = 0;
+    return this.#notes.splice(0);
   }
 
   /** Closes pages whose renderer hangs; their URLs. Nothing when no browser runs. */

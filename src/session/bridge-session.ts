@@ -38,6 +38,7 @@ import { setUpSession, type SessionSetup } from './session-setup.ts';
 import type { WarmPool } from './warm-pool.ts';
 import { SessionFiles } from './files/session-files.ts';
 import { capResult } from './result-cap.ts';
+import { SeatsInUse } from '../browser/licence-seats.ts';
 import { connectUpstream } from './upstream-link.ts';
 import { makeDir } from '../fs/make-dir.ts';
 
@@ -46,6 +47,12 @@ const upstreamOutputDir = (coreBundle as { tools: { outputDir(o: { config: Upstr
 
 // The upstream's own deadline for a tool call, or a Playwright timeout inside it.
 const TIMED_OUT = /Timeout \d+ms exceeded/;
+const CRASHED = /Target crashed/;
+const CRASH_NOTE = 'Note: the renderer of this tab crashed (the page ran out of memory or crashed its process); the browser and the session go on. Navigate to load a page again.';
+
+function withNote<R extends { content?: unknown[] }>(result: R, text: string): R {
+  return { ...result, content: [...(result.content ?? []), { type: 'text' as const, text }] };
+}
 
 function textOf(result: { content?: unknown[] }): string {
   return (result.content ?? []).map((c) => ((c as { type?: string }).type === 'text' ? (c as { text: string }).text : '')).join('\n');
@@ -162,6 +169,11 @@ export class BridgeSession {
   }
 
   async #start(): Promise<void> {
+    // Over HTTP a session that would take a seat the plan does not have is refused now (503), not when its browser dies.
+    if (this.#config.transport === 'streamable-http')
+      await this.#options.binary.checkSeat().catch((error: Error) => {
+        throw error instanceof SeatsInUse ? new SessionRefused(error.message, 503) : error;
+      });
     if (this.#ownOutputDir) await makeDir(this.outputDir);
     const overrides = this.#options.overrides ?? {};
     this.#setup = await setUpSession({
@@ -221,11 +233,8 @@ export class BridgeSession {
   /** Links the files a result names, announces new files, keeps the byte count. */
   async #withFiles(answer: CallToolResult): Promise<CallToolResult> {
     let result = answer;
-    const stopped = this.browser.takeStoppedDownloads();
-    if (stopped.length) {
-      const text = stopped.map((d) => `Note: the download of ${d.url} was stopped at ${d.bytes} bytes: it grew past --max-download-bytes (${this.#config.maxDownloadBytes}).`).join('\n');
-      result = { ...result, content: [...(result.content ?? []), { type: 'text' as const, text }] };
-    }
+    const notes = this.browser.takeNotes();
+    if (notes.length) result = withNote(result, notes.join('\n'));
     const links = await this.files.linksIn(textOf(result), process.cwd()).catch(() => []);
     const state = await this.files.refresh().catch(() => undefined);
     if (state?.changed) {
@@ -259,6 +268,7 @@ export class BridgeSession {
       result = await this.#retryAfterBrowserLoss(params, extra);
     }
     if (result.isError && TIMED_OUT.test(textOf(result))) result = await this.#recoverFromHang(result);
+    if (result.isError && CRASHED.test(textOf(result))) result = withNote(result, CRASH_NOTE);
     // In this mode the upstream disposes its backend on browser_close but leaves
     // the browser up; closing it resets the upstream so the next call relaunches.
     if (params.name === 'browser_close') await this.browser.relaunchNext();
@@ -277,8 +287,7 @@ export class BridgeSession {
     this.#options.log.warn(`session ${this.id}: the browser exited during ${params.name}; relaunching and retrying the call once`);
     metrics.browserRelaunches.inc();
     const retried = await forwardToolCall(this.#requireUpstream(), params, extra, this.#deadline(params));
-    const note = 'Note: the browser of this session had exited unexpectedly; it was relaunched and this call retried on a fresh browser (open pages, cookies and storage of the old one are gone).';
-    return { ...retried, content: [...(retried.content ?? []), { type: 'text' as const, text: note }] };
+    return withNote(retried, 'Note: the browser of this session had exited unexpectedly; it was relaunched and this call retried on a fresh browser (open pages, cookies and storage of the old one are gone).');
   }
 
   /**
@@ -315,8 +324,7 @@ export class BridgeSession {
     const closed = await this.browser.closeHungPages().catch(() => []);
     if (!closed.length) return result;
     this.#options.log.warn(`session ${this.id}: closed ${closed.length} unresponsive page(s): ${closed.join(', ')}`);
-    const text = `Note: the page ${closed.join(', ')} stopped responding (a script that never yields); it was closed so this session can go on. Navigate to continue.`;
-    return { ...result, content: [...(result.content ?? []), { type: 'text' as const, text }] };
+    return withNote(result, `Note: the page ${closed.join(', ')} stopped responding (a script that never yields); it was closed so this session can go on. Navigate to continue.`);
   }
 
   // Over stdio the one local user started the server and may run code in it, as upstream.

@@ -6,7 +6,7 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 // The upstream's own deadline for one tool call (browserBackend.callTool).
 const UPSTREAM_CALL_DEADLINE_MS = 30_000;
-const MARGIN_MS = 5000;
+const MARGIN_MS = 3000;
 
 /**
  * How long a call may take before the bridge answers for it: the longest of

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 // tool must survive: it returns in time, says what happened, and the session
 // stays usable.
 const html = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
-const button = (label: string, onclick: string) => `<button onclick="${onclick}">${label}</button>`;
+const button = (label: string, onclick: string) => `<button onclick="${onclick.replaceAll('"', '&quot;')}">${label}</button>`;
 
 export const HOSTILE_PAGES: Record<string, string> = {
   '/calm': html('Calm page', '<h1>Calm</h1><p>nothing happens here</p>'),
@@ -23,6 +23,9 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/never-loads': html('Never loads', '<p>an image that never arrives</p><img src="/hang">'),
   '/redirect-loop': '',
   '/popups': html('Popups', button('Open popups', 'for (let i = 0; i < 50; i++) window.open("/calm?popup=" + i)')),
+  '/popup-flood': html('Popup flood', button('Open 500 popups', 'for (let i = 0; i < 500; i++) window.open("about:blank#" + i)')),
+  // Grows until the renderer is killed for running out of memory.
+  '/oom': html('Out of memory', `<p>allocating</p><script>setTimeout(() => { const keep = []; for (;;) keep.push(new Array(1 << 20).fill(keep.length)); }, 200)</script>`),
   '/hostile-globals': html('Hostile globals', `<p id="p">globals replaced</p><script>
     console = { log() { throw new Error('no console'); } };
     window.Error = function () { throw new Error('no errors'); };
@@ -71,6 +74,12 @@ export async function startHostileSite(): Promise<HostileSite> {
       hanging.add(res);
       res.on('close', () => hanging.delete(res));
       return pump();
+    }
+    // 50 MB of text in one document.
+    if (url.pathname === '/big-text') {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      const line = `${'lorem ipsum dolor sit amet '.repeat(3)}\n`;
+      return void res.end(line.repeat(Math.ceil((50 * 2 ** 20) / line.length)));
     }
     if (url.pathname === '/file') return void res.writeHead(200, { 'content-type': 'text/plain', 'content-disposition': `attachment; filename="f${url.searchParams.get('i')}.txt"` }).end('file body\n');
     if (url.pathname === '/frame') {

@@ -30,6 +30,10 @@ export interface ReleaseServer {
   archiveRequests: string[];
   /** Authorization headers seen on keyed downloads. */
   authorizations: string[];
+  /** What /api/license/session/count answers: seats in use (by anyone) and the plan's limit. */
+  seats: { active: number; limit: number };
+  /** Seat counts asked for. */
+  seatQueries: number;
   close(): Promise<void>;
 }
 
@@ -81,6 +85,8 @@ export async function startReleaseServer(options: { padBytes?: number } = {}): P
     mode: 'ok',
     archiveRequests: [],
     authorizations: [],
+    seats: { active: 0, limit: 10 },
+    seatQueries: 0,
     close: async () => {},
   };
 
@@ -137,6 +143,10 @@ export async function startReleaseServer(options: { padBytes?: number } = {}): P
       return sendArchive(req, res);
     }
     if ((m = url.pathname.match(/^\/releases\/pro\/chromium-v([\d.]+)\/(SHA256SUMS(?:\.sig)?)$/)) && m[1] === KEYED_VERSION) return sendManifest(KEYED_VERSION, m[2]!, res);
+    if (url.pathname === '/api/license/session/count' && req.method === 'POST') {
+      state.seatQueries++;
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(state.seats));
+    }
     if (url.pathname === '/api/license/validate' && req.method === 'POST') {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));

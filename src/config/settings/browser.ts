@@ -97,6 +97,14 @@ export const browserSettings = {
     help: 'A download that grows past this many bytes is cancelled and the next tool result says so (a page may serve gigabytes or an endless stream)',
     section: 'browser',
   }),
+  maxPages: setting({
+    flag: 'max-pages',
+    env: 'STEALTH_PLAYWRIGHT_MCP_MAX_PAGES',
+    kind: integer(1, 10_000),
+    default: '100',
+    help: 'A session keeps at most this many tabs: a page that opens more (a popup flood) has the extra ones closed and the next tool result says so',
+    section: 'browser',
+  }),
   humanize: setting({
     flag: 'humanize',
     env: 'STEALTH_PLAYWRIGHT_MCP_HUMANIZE',

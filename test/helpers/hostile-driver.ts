@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { HostileSite } from './hostile-site.ts';
+import { textOf } from './server.ts';
+
+// Drives one target (upstream CLI or ours) through the hostile corpus and
+// records what a user reads off each result.
+// Our deadline is 33 s here (the upstream's 30 s, 3 s margin), then a hang check of at most 2 s.
+export const CALL_BOUND_MS = 38_000;
+// The same upstream timeouts on every side: a navigation may take 20 s, a call 30 s (the upstream's own).
+export const TIMEOUTS = ['--timeout-navigation', '20000'];
+
+interface Step {
+  name: string;
+  args: Record<string, unknown>;
+}
+type Shape = string;
+
+/** What a user reads off a result, without ids, ports, paths and timings. */
+function shape(name: string, result: Record<string, unknown>): Shape {
+  const text = textOf(result);
+  const modal = [...text.matchAll(/^- \[("[a-z]+" dialog|File chooser)[^\]]*\]/gm)].map((m) => m[1]).join(',');
+  const url = text.match(/^- Page URL: (\S+)/m)?.[1]?.replace(/^https?:\/\/[^/]+/, '') ?? '';
+  const title = text.match(/^- Page Title: (.*)$/m)?.[1] ?? '';
+  return `${name} error=${!!result.isError} modal=[${modal}] url=${url} title=${title}`;
+}
+
+export class Driver {
+  readonly shapes: Shape[] = [];
+  /** The full text of each result. */
+  readonly texts: string[] = [];
+  readonly slow: string[] = [];
+  /** Milliseconds of each call, for the per-page report. */
+  readonly durations: number[] = [];
+  /** Shapes before this index belong to the scenario itself; the rest to the recovery check. */
+  scenarioEnd = 0;
+  readonly client: Client;
+  readonly site: HostileSite;
+  constructor(client: Client, site: HostileSite) {
+    this.client = client;
+    this.site = site;
+  }
+
+  async call(name: string, args: Record<string, unknown> = {}): Promise<string> {
+    const started = Date.now();
+    let result: Record<string, unknown>;
+    try {
+      result = await this.client.callTool({ name, arguments: args }, undefined, { timeout: CALL_BOUND_MS + 10_000 });
+    } catch (error) {
+      // Only the upstream has been seen here (a navigate racing an accepted beforeunload).
+      this.slow.push(`${name} ${JSON.stringify(args)} got no answer: ${(error as Error).message}`);
+      this.shapes.push(`${name} no answer`);
+      return '';
+    }
+    const ms = Date.now() - started;
+    this.durations.push(ms);
+    if (ms > CALL_BOUND_MS) this.slow.push(`${name} took ${ms} ms`);
+    this.shapes.push(shape(name, result));
+    this.texts.push(textOf(result));
+    return textOf(result);
+  }
+
+  async ref(label: string): Promise<string> {
+    const snap = await this.call('browser_snapshot');
+    const ref = snap.match(new RegExp(`"${label}"[^\\n]*\\[ref=([a-z0-9]+)\\]`))?.[1];
+    assert.ok(ref, `no "${label}" in ${snap}`);
+    return ref;
+  }
+
+  go = (path: string) => this.call('browser_navigate', { url: `${this.site.url}${path}` });
+  click = async (label: string) => this.call('browser_click', { target: await this.ref(label), element: label });
+}
+
