@@ -18,6 +18,8 @@ import { startSite, type Site } from './helpers/site.ts';
 
 const IMAGE = process.env.STEALTH_TEST_IMAGE ?? 'localhost/stealth-playwright-mcp:test';
 const RUN_ARGS = ['--browser-engine', 'playwright'];
+// Emoji, CJK, Thai, unifont, FreeFont, URW base 35 (the vendor's baseline), Liberation, DejaVu.
+const IMAGE_FONTS = ['Noto Color Emoji', 'Noto Sans CJK SC', 'Garuda', 'Unifont', 'FreeSans', 'Nimbus Sans', 'Liberation Sans', 'DejaVu Sans'];
 let site: Site;
 const containers: string[] = [];
 
@@ -86,7 +88,7 @@ test('the image has no shell and no package manager', { skip }, async () => {
   }
 });
 
-test('stdio: an MCP client drives the container over stdin/stdout (read-only root)', { skip }, async () => {
+test('stdio: an MCP client drives the container over stdin/stdout (read-only root), and pages see the vendor\'s font baseline', { skip }, async () => {
   const name = containerName('stdio');
   const started = Date.now();
   const transport = new RecordingStdioTransport('podman', [...PODMAN_GLOBAL, ...hardenedRunFlags(name), '-i', IMAGE, ...RUN_ARGS], { PATH: process.env.PATH ?? '' });
@@ -97,6 +99,15 @@ test('stdio: an MCP client drives the container over stdin/stdout (read-only roo
   assert.ok(tools.tools.some((t) => t.name === 'browser_navigate'));
   const nav = await client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/ua` } });
   assert.ok(!nav.isError, textOf(nav));
+  // The font baseline the stealth build's vendor ships, detected the way fingerprinting scripts do it:
+  // a family is there when text set in it measures differently from every generic fallback.
+  const fonts = await client.callTool({ name: 'browser_evaluate', arguments: { function: `() => {
+    const c = document.createElement('canvas').getContext('2d');
+    const width = (font) => { c.font = '32px ' + font; return c.measureText('mmmmmlli 中文字 ไทย 😀 ᚠ').width; };
+    const families = ${JSON.stringify(IMAGE_FONTS)};
+    return families.filter((f) => ['monospace', 'serif', 'sans-serif'].some((g) => width('"' + f + '", ' + g) !== width(g)));
+  }` } });
+  assert.deepEqual(JSON.parse(textOf(fonts).match(/### Result\n([^\n]*)/)?.[1] ?? '[]'), IMAGE_FONTS, textOf(fonts));
   const shot = await client.callTool({ name: 'browser_take_screenshot', arguments: {} });
   assert.ok(!shot.isError, textOf(shot));
   assert.match(textOf(shot), /\/data\//, 'artifacts go to /data');

@@ -1,15 +1,23 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
 /**
- * Closes every page a context opens past `maxPages` (a page may call
- * window.open in a loop: 500 tabs starve a 2-core machine and every tool of
- * the session with it). `onClosed` hears each, so the next tool result can
- * say so.
+ * Closes every popup a page opens once the context holds `maxPages` tabs (a
+ * page may call window.open in a loop: 500 tabs starve a 2-core machine and
+ * every tool of the session with it). Only popups count as extra: a tab the
+ * upstream or the hang recovery opens itself is never closed. `onClosed`
+ * hears each, so the next tool result can say so.
  */
 export function guardPages(context: BrowserContext, maxPages: number, onClosed: (url: string) => void): void {
-  context.on('page', (page: Page) => {
-    if (context.pages().length <= maxPages) return;
-    onClosed(page.url());
-    void page.close({ runBeforeUnload: false }).catch(() => {});
-  });
+  // Pages we are closing still appear in context.pages() until their close event.
+  const closing = new WeakSet<Page>();
+  const open = () => context.pages().filter((page) => !page.isClosed() && !closing.has(page)).length;
+  const onPopup = (popup: Page) => {
+    if (open() <= maxPages) return;
+    closing.add(popup);
+    onClosed(popup.url());
+    void popup.close({ runBeforeUnload: false }).catch(() => {});
+  };
+  const watch = (page: Page) => page.on('popup', onPopup);
+  for (const page of context.pages()) watch(page);
+  context.on('page', watch);
 }

@@ -323,8 +323,9 @@ export class BridgeSession {
   async #recoverFromHang<R extends { content?: unknown[] }>(result: R): Promise<R> {
     const closed = await this.browser.closeHungPages().catch(() => []);
     if (!closed.length) return result;
-    this.#options.log.warn(`session ${this.id}: closed ${closed.length} unresponsive page(s): ${closed.join(', ')}`);
-    return withNote(result, `Note: the page ${closed.join(', ')} stopped responding (a script that never yields); it was closed so this session can go on. Navigate to continue.`);
+    this.#options.log.warn(`session ${this.id}: closed ${closed.length} unresponsive page(s): ${closed.slice(0, 5).join(', ')}${closed.length > 5 ? ', …' : ''}`);
+    const named = closed.length > 5 ? `s ${closed.slice(0, 5).join(', ')} and ${closed.length - 5} more` : ` ${closed.join(', ')}`;
+    return withNote(result, `Note: the page${named} stopped responding (a script that never yields); ${closed.length > 1 ? 'they were' : 'it was'} closed so this session can go on. Navigate to continue.`);
   }
 
   // Over stdio the one local user started the server and may run code in it, as upstream.
