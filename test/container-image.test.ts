@@ -107,7 +107,7 @@ test('stdio: an MCP client drives the container over stdin/stdout (read-only roo
     const families = ${JSON.stringify(IMAGE_FONTS)};
     return families.filter((f) => ['monospace', 'serif', 'sans-serif'].some((g) => width('"' + f + '", ' + g) !== width(g)));
   }` } });
-  assert.deepEqual(JSON.parse(textOf(fonts).match(/### Result\n([^\n]*)/)?.[1] ?? '[]'), IMAGE_FONTS, textOf(fonts));
+  assert.deepEqual(JSON.parse(textOf(fonts).match(/### Result\n([\s\S]*?)\n###/)?.[1] ?? '[]'), IMAGE_FONTS, textOf(fonts));
   const shot = await client.callTool({ name: 'browser_take_screenshot', arguments: {} });
   assert.ok(!shot.isError, textOf(shot));
   assert.match(textOf(shot), /\/data\//, 'artifacts go to /data');
