@@ -1,5 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
+import { SocksClient } from 'socks';
 import { hasCredentials, maskedProxy, type ProxySpec } from './proxy-url.ts';
 
 /** A proxy problem, worded for the operator; never carries the credentials. */
@@ -7,10 +8,13 @@ export class ProxyError extends Error {
   override name = 'ProxyError';
   /** The proxy answered but refused our credentials (or asked for some). */
   readonly auth: boolean;
+  /** The proxy accepted us but refused the destination: no verdict on the proxy itself. */
+  readonly destinationRefused: boolean;
 
-  constructor(message: string, auth = false) {
+  constructor(message: string, auth = false, destinationRefused = false) {
     super(message);
     this.auth = auth;
+    this.destinationRefused = destinationRefused;
   }
 }
 
@@ -82,43 +86,56 @@ async function httpConnect(socket: net.Socket, spec: ProxySpec, host: string, po
   if (status < 200 || status > 299) throw new ProxyError(`${maskedProxy(spec)} refused CONNECT ${target} (status ${status || 'unreadable'})`);
 }
 
-/** SOCKS5 greeting and, when we have credentials, username/password auth (RFC 1928, 1929). */
-async function socksHandshake(socket: net.Socket, spec: ProxySpec, signal: AbortSignal): Promise<void> {
+// SOCKS5 (RFC 1928, 1929) is spoken by `socks`, the client proxy-agent and
+// proxy-chain (our relay) already use: one well-tested implementation instead
+// of our own byte layouts. Its errors are re-worded here, without credentials.
+// The library's error messages (its ERRORS table, not exported from the package root).
+const ERRORS = {
+  Socks5AuthenticationFailed: 'Socks5 Authentication failed',
+  InvalidSocks5InitialHandshakeNoAcceptedAuthType: 'no accepted authentication type',
+  InvalidSocks5IntiailHandshakeSocksVersion: 'invalid socks version',
+  InvalidSocks5InitialHandshakeResponse: 'Received invalid Socks5 initial handshake response',
+  InvalidSocks5FinalHandshakeRejected: 'Socks5 proxy rejected connection',
+  SocketClosed: 'Socket closed',
+};
+
+function socksError(spec: ProxySpec, host: string, port: number, error: Error, signal: AbortSignal): ProxyError {
   const creds = hasCredentials(spec);
-  socket.write(Buffer.from(creds ? [5, 2, 0, 2] : [5, 1, 0]));
-  const [version, method] = await readBytes(socket, signal, (b) => (b.length >= 2 ? 2 : undefined), `${maskedProxy(spec)} SOCKS5 greeting`);
-  if (version !== 5) throw new ProxyError(`${maskedProxy(spec)} does not speak SOCKS5`);
-  if (method === 0xff) throw new ProxyError(creds ? `${maskedProxy(spec)} accepts none of our SOCKS5 auth methods` : `${maskedProxy(spec)} requires credentials`, !creds);
-  if (method === 0) return;
-  if (method !== 2 || !creds) throw new ProxyError(`${maskedProxy(spec)} asked for an unsupported SOCKS5 auth method ${method}`);
-  const user = Buffer.from(spec.username!);
-  const pass = Buffer.from(spec.password ?? '');
-  if (user.length > 255 || pass.length > 255) throw new ProxyError(`${maskedProxy(spec)}: SOCKS5 credentials are limited to 255 bytes each`);
-  socket.write(Buffer.concat([Buffer.from([1, user.length]), user, Buffer.from([pass.length]), pass]));
-  const [, status] = await readBytes(socket, signal, (b) => (b.length >= 2 ? 2 : undefined), `${maskedProxy(spec)} SOCKS5 auth`);
-  if (status !== 0) throw new ProxyError(`${maskedProxy(spec)} rejected the user name or password`, true);
+  const proxy = maskedProxy(spec);
+  const message = error.message;
+  if (signal.aborted) return new ProxyError(`${proxy} SOCKS5: no answer in time`);
+  if (message.includes(ERRORS.Socks5AuthenticationFailed)) return new ProxyError(`${proxy} rejected the user name or password`, true);
+  if (message.includes(ERRORS.InvalidSocks5InitialHandshakeNoAcceptedAuthType))
+    return new ProxyError(creds ? `${proxy} accepts none of our SOCKS5 auth methods` : `${proxy} requires credentials`, !creds);
+  if (message.includes(ERRORS.InvalidSocks5IntiailHandshakeSocksVersion) || message.includes(ERRORS.InvalidSocks5InitialHandshakeResponse)) return new ProxyError(`${proxy} does not speak SOCKS5`);
+  if (message.includes(ERRORS.InvalidSocks5FinalHandshakeRejected)) return new ProxyError(`${proxy} refused SOCKS5 CONNECT ${host}:${port}`, false, true);
+  if (message.includes(ERRORS.SocketClosed)) return new ProxyError(`${proxy} SOCKS5: the proxy closed the connection`);
+  return new ProxyError(`${proxy} SOCKS5: ${message}`);
 }
 
+/** SOCKS5 CONNECT host:port over `socket` (already connected to the proxy), with username/password auth when we have credentials. */
 async function socksConnect(socket: net.Socket, spec: ProxySpec, host: string, port: number, signal: AbortSignal): Promise<void> {
-  await socksHandshake(socket, spec, signal);
-  const kind = net.isIP(host);
-  const address = kind === 4 ? Buffer.from([1, ...host.split('.').map(Number)])
-    : kind === 6 ? Buffer.concat([Buffer.from([4]), ipv6Bytes(host)])
-    : Buffer.concat([Buffer.from([3, Buffer.byteLength(host)]), Buffer.from(host)]);
-  socket.write(Buffer.concat([Buffer.from([5, 1, 0]), address, Buffer.from([port >> 8, port & 0xff])]));
-  const reply = await readBytes(socket, signal, (b) => {
-    if (b.length < 5) return undefined;
-    const length = b[3] === 1 ? 10 : b[3] === 4 ? 22 : 7 + b[4]!;
-    return b.length >= length ? length : undefined;
-  }, `${maskedProxy(spec)} SOCKS5 CONNECT`);
-  if (reply[1] !== 0) throw new ProxyError(`${maskedProxy(spec)} refused SOCKS5 CONNECT ${host}:${port} (reply ${reply[1]})`);
-}
-
-function ipv6Bytes(ip: string): Buffer {
-  const [head = '', tail = ''] = ip.split('::');
-  const parts = (s: string) => (s ? s.split(':') : []);
-  const groups = [...parts(head), ...Array(8 - parts(head).length - parts(tail).length).fill('0'), ...parts(tail)];
-  return Buffer.from(groups.flatMap((g) => { const n = parseInt(g, 16); return [n >> 8, n & 0xff]; }));
+  const creds = hasCredentials(spec);
+  if (creds && (Buffer.byteLength(spec.username!) > 255 || Buffer.byteLength(spec.password ?? '') > 255))
+    throw new ProxyError(`${maskedProxy(spec)}: SOCKS5 credentials are limited to 255 bytes each`);
+  // The library has no AbortSignal: ending the socket ends its handshake.
+  const onAbort = () => socket.destroy();
+  if (signal.aborted) throw new ProxyError(`${maskedProxy(spec)} SOCKS5: no answer in time`);
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await SocksClient.createConnection({
+      proxy: { host: spec.host, port: spec.port, type: 5, ...(creds ? { userId: spec.username!, password: spec.password ?? '' } : {}) },
+      command: 'connect',
+      destination: { host, port },
+      existing_socket: socket,
+      // The caller's signal is the deadline; this only keeps the library from giving up first.
+      timeout: 2 ** 31 - 1,
+    });
+  } catch (error) {
+    throw socksError(spec, host, port, error as Error, signal);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }
 
 /** A fresh socket to host:port through the proxy (CONNECT or SOCKS5). */
@@ -144,7 +161,13 @@ export async function checkProxy(spec: ProxySpec, timeoutMs: number): Promise<vo
   const signal = AbortSignal.timeout(timeoutMs);
   const socket = await connectToProxy(spec, signal);
   try {
-    if (spec.scheme === 'socks5') await socksHandshake(socket, spec, signal);
+    // SOCKS5 has no request without a destination: the proxy's own address. Past
+    // the handshake, a refused CONNECT says nothing against the proxy.
+    if (spec.scheme === 'socks5')
+      await socksConnect(socket, spec, spec.host, spec.port, signal).catch((error: unknown) => {
+        if (error instanceof ProxyError && error.destinationRefused) return;
+        throw error;
+      });
     else
       await httpConnect(socket, spec, spec.host, 443, signal).catch((error: unknown) => {
         if (!(error instanceof ProxyError && error.auth)) return;
