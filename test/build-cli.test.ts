@@ -33,6 +33,26 @@ describe('login, logout, info; custom binary errors', () => {
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
   });
 
+  test('install downloads and verifies the build now (stdout: the executable, progress on stderr); info then lists it; a second install downloads nothing', async () => {
+    const own = path.join(work, 'install-cache');
+    const e = testEnv(path.join(work, 'out'), { STEALTH_BINARY_PATH: '', STEALTH_CACHE_DIR: own, STEALTH_DOWNLOAD_URL: release.url, STEALTH_TEST_TRUSTED_KEY: release.publicKey });
+    const before = release.archiveRequests.length;
+    const r = await runCli(['install'], e);
+    assert.equal(r.code, 0, r.stderr);
+    const executable = r.stdout.trim();
+    assert.ok(executable.startsWith(path.join(own, 'builds')) && fs.existsSync(executable), r.stdout);
+    assert.equal(release.archiveRequests.length, before + 1);
+    const info = JSON.parse((await runCli(['info', '--json'], e)).stdout);
+    assert.equal(info.installed.length, 1);
+    const again = await runCli(['install'], e);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.stdout.trim(), executable);
+    assert.equal(release.archiveRequests.length, before + 1, 'already installed: no second download');
+    const other = await runCli(['install', '--browser-engine', 'playwright'], e);
+    assert.equal(other.code, 2);
+    assert.match(other.stderr, /nothing to download/);
+  });
+
   test('info --json shows the licence masked, the pin and nothing installed; no network', async () => {
     const r = await runCli(['info', '--json'], env({ STEALTH_TEST_VENDOR_URL: 'http://127.0.0.1:1' }));
     assert.equal(r.code, 0, r.stderr);

@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { httpClient } from './helpers/http-server.ts';
 import { hardenedRunFlags, podman, podmanSync, PODMAN_GLOBAL } from './helpers/podman.ts';
 import { waitFor } from './helpers/processes.ts';
+import { startReleaseServer, VERSION } from './helpers/release-server.ts';
 import { RecordingStdioTransport, ROOT, textOf } from './helpers/server.ts';
 import { startSite, type Site } from './helpers/site.ts';
 
@@ -165,5 +166,44 @@ test('HTTP: probes, a headless and a headed session, the health command, and a c
     assert.match(stderr, /launcher: shutting down \(received SIGTERM\)/);
   } finally {
     child.kill();
+  }
+});
+
+test('--with-build: the stealth build is downloaded and verified at image build time; the first session starts with no network', { skip, timeout: 30 * 60_000 }, async () => {
+  const tag = 'localhost/stealth-playwright-mcp:test-with-build';
+  const release = await startReleaseServer({ launcher: 'static' });
+  try {
+    // Asynchronously: the release server answers from this process.
+    const built = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const child = spawn('sh', [path.join(ROOT, 'scripts', 'container', 'build-image.sh'), '--with-build', tag], {
+        env: { ...process.env, STEALTH_DOWNLOAD_URL: release.url, STEALTH_TEST_TRUSTED_KEY: release.publicKey },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: 25 * 60_000,
+      });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.on('exit', (status) => resolve({ status, stderr }));
+    });
+    assert.equal(built.status, 0, built.stderr.slice(-4000));
+    assert.equal(release.archiveRequests.length, 1, 'the build fetched the archive once');
+    const name = containerName('with-build');
+    // No network at all: only the prepared cache can give this session its browser.
+    const transport = new RecordingStdioTransport('podman', [...PODMAN_GLOBAL, ...hardenedRunFlags(name).map((f) => (f === 'host' ? 'none' : f)), '-i', tag], { PATH: process.env.PATH ?? '' });
+    const client = new Client({ name: 'image-test', version: '1.0.0' });
+    await client.connect(transport);
+    const nav = await client.callTool({ name: 'browser_navigate', arguments: { url: 'data:text/html,<title>offline</title><h1>Prepared build</h1>' } });
+    assert.ok(!nav.isError, textOf(nav));
+    assert.match(textOf(await client.callTool({ name: 'browser_snapshot', arguments: {} })), /Prepared build/);
+    const info = (await client.callTool({ name: 'stealth_binary_info', arguments: {} })).structuredContent as { source: string; installed: boolean; executablePath: string; build: { version: string; verification: string } };
+    assert.equal(info.source, 'cache');
+    assert.equal(info.installed, true);
+    assert.match(info.executablePath, /^\/home\/node\/\.stealth\/builds\//);
+    assert.equal(info.build.version, VERSION);
+    await transport.close();
+    assert.equal((await transport.exit!).code, 0, transport.stderr);
+    assert.doesNotMatch(transport.stderr, /download/i, 'nothing was downloaded at run time');
+  } finally {
+    await release.close();
+    await podman(['rmi', '-f', tag]);
   }
 });

@@ -3,10 +3,17 @@
 # no Docker engine): the compiled binary, the debootstrap base (base-image.sh,
 # cached), then `podman build --isolation chroot` (the default OCI isolation
 # fails on hybrid cgroups). Installs podman/buildah/runc/debootstrap when missing.
-# Usage: sh scripts/container/build-image.sh [tag]   (default localhost/stealth-playwright-mcp:dev)
+# Usage: sh scripts/container/build-image.sh [--with-build] [tag]   (default localhost/stealth-playwright-mcp:dev)
+#   --with-build  download and verify the stealth build into the image's cache
+#                 (/home/node/.stealth) at build time: no download on first use,
+#                 works offline. For your own image only (the build's licence
+#                 forbids redistribution). STEALTH_DOWNLOAD_URL (a mirror) is
+#                 passed on when set.
 # Output on stderr; the image tag on stdout.
 set -eu
 cd "$(dirname "$0")/../.."
+with_build=false
+if [ "${1:-}" = --with-build ]; then with_build=true; shift; fi
 tag=${1:-localhost/stealth-playwright-mcp:dev}
 
 missing=""
@@ -27,7 +34,14 @@ revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 # would otherwise leave ~900 MB behind; the builder stage's layer cache stays).
 previous=$(podman image inspect --format '{{.Id}}' "$tag" 2>/dev/null || true)
 start=$(date +%s)
-podman build --isolation chroot --format docker \
+set --
+if [ "$with_build" = true ]; then
+  set -- --build-arg PREPARE_BUILD=true --build-arg STEALTH_DOWNLOAD_URL="${STEALTH_DOWNLOAD_URL:-}" \
+    --build-arg STEALTH_TEST_TRUSTED_KEY="${STEALTH_TEST_TRUSTED_KEY:-}"
+  # A mirror on this machine's loopback is reachable from the build only on the host network.
+  case "${STEALTH_DOWNLOAD_URL:-}" in http://127.*|http://localhost*|http://\[::1\]*) set -- "$@" --network host ;; esac
+fi
+podman build --isolation chroot --format docker "$@" \
   --build-arg BASE_IMAGE="${base%@*}" --build-arg BASE_DIGEST="${base#*@}" \
   --build-arg VERSION="$version" --build-arg REVISION="$revision" \
   --build-arg CREATED="$(date -u +%Y-%m-%dT%H:%M:%SZ)" \

@@ -19,6 +19,7 @@ export const root = defineCommand({
     login: () => import('./login.ts').then((m) => m.default),
     logout: () => import('./logout.ts').then((m) => m.default),
     info: () => import('./info.ts').then((m) => m.default),
+    install: () => import('./install.ts').then((m) => m.default),
   },
   default: 'serve',
 });

@@ -8,6 +8,7 @@ export const COMMANDS = {
   health: 'Ask the launcher whether the server (and its display) answer; exit 0 healthy, 1 not (the image HEALTHCHECK)',
   login: 'Save a licence key for keyed stealth builds: login [key] (prompts on a terminal); checks it with the vendor unless --no-verify',
   logout: 'Remove the saved licence key',
+  install: 'Download and verify the stealth build into the cache now, as the first session would (image builds, offline machines); prints the executable',
   info: 'Show the stealth build cache, installed builds, the active one and the licence (masked); --json; no network',
 } as const;
 

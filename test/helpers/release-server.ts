@@ -39,7 +39,7 @@ export interface ReleaseServer {
 
 const CHROMIUM = process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium';
 
-function makeArchive(padBytes: number): Buffer {
+function makeArchive(padBytes: number, launcher: 'script' | 'static'): Buffer {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-release-'));
   try {
     const top = path.join(work, `cloakbrowser-${TAG}`);
@@ -53,7 +53,12 @@ function makeArchive(padBytes: number): Buffer {
   *_expired) exit 77;;
   *_offline) exit 78;;
 esac`;
-    fs.writeFileSync(path.join(top, 'chrome'), `#!/bin/sh\n[ "$1" = --version ] && { echo "Chromium ${publicVersion} "; exit 0; }\n${licence}\nexec ${CHROMIUM} "$@"\n`, { mode: 0o755 });
+    if (launcher === 'static') {
+      // For an image with no shell: the same answers from a static program (no licence refusals; keyless).
+      const source = path.join(work, 'chrome.c');
+      fs.writeFileSync(source, `#include <stdio.h>\n#include <string.h>\n#include <unistd.h>\nint main(int argc, char **argv) {\n  if (argc > 1 && strcmp(argv[1], "--version") == 0) { puts("Chromium ${publicVersion} "); return 0; }\n  argv[0] = "${CHROMIUM}";\n  execv(argv[0], argv);\n  perror("execv");\n  return 127;\n}\n`);
+      execFileSync('gcc', ['-Os', '-static', '-o', path.join(top, 'chrome'), source]);
+    } else fs.writeFileSync(path.join(top, 'chrome'), `#!/bin/sh\n[ "$1" = --version ] && { echo "Chromium ${publicVersion} "; exit 0; }\n${licence}\nexec ${CHROMIUM} "$@"\n`, { mode: 0o755 });
     fs.writeFileSync(path.join(top, 'LICENSE.txt'), 'test build\n');
     // Incompressible padding, so a throttled download takes a while.
     fs.writeFileSync(path.join(top, 'resources.pak'), crypto.randomBytes(padBytes));
@@ -69,10 +74,11 @@ function rawPublicKey(key: crypto.KeyObject): string {
   return Buffer.from(key.export({ format: 'jwk' }).x!, 'base64url').toString('base64');
 }
 
-export async function startReleaseServer(options: { padBytes?: number } = {}): Promise<ReleaseServer> {
+/** launcher 'static': the build's `chrome` is a static program, for an image without a shell. */
+export async function startReleaseServer(options: { padBytes?: number; launcher?: 'script' | 'static' } = {}): Promise<ReleaseServer> {
   const signer = crypto.generateKeyPairSync('ed25519');
   const stranger = crypto.generateKeyPairSync('ed25519');
-  const archive = makeArchive(options.padBytes ?? 256 * 1024);
+  const archive = makeArchive(options.padBytes ?? 256 * 1024, options.launcher ?? 'script');
   const sha256 = crypto.createHash('sha256').update(archive).digest('hex');
   const manifest = (version: string) => Buffer.from(`${sha256}  ${ARCHIVE}\n${'0'.repeat(64)}  cloakbrowser-darwin-arm64.tar.gz\nversion=${version}\n`);
   const sign = (data: Buffer, key: crypto.KeyObject) => Buffer.from(crypto.sign(null, data, key).toString('base64'));
