@@ -57,5 +57,8 @@ tar -cf - /etc/ld.so.cache /etc/ssl/certs /var/cache/fontconfig 2>/dev/null | ta
 # The chromium command is a shell wrapper; with no shell, point it at the binary.
 rm -f "$out/usr/bin/chromium"
 ln -s /usr/lib/chromium/chromium "$out/usr/bin/chromium"
+# What the image is made of, for SBOMs and scanners (no dpkg database in the image).
+mkdir -p "$out/usr/share/stealth-playwright-mcp"
+dpkg-query -W -f='${Package}\t${Version}\t${Architecture}\n' $kept | sort > "$out/usr/share/stealth-playwright-mcp/packages.tsv"
 # Drop what only a package manager or a human would read.
 rm -rf "$out/usr/share/doc" "$out/usr/share/man" "$out/usr/share/info" "$out/usr/share/lintian" "$out/usr/share/bug"
