@@ -236,7 +236,7 @@ export class BridgeSession {
     const notes = this.browser.takeNotes();
     if (notes.length) result = withNote(result, notes.join('\n'));
     const links = await this.files.linksIn(textOf(result), process.cwd()).catch(() => []);
-    const state = await this.files.refresh().catch(() => undefined);
+    const state = await this.files.refresh(links.length > 0 || notes.length > 0).catch(() => undefined);
     if (state?.changed) {
       this.#outputBytes = state.bytes;
       await this.server.sendResourceListChanged().catch(() => {});
@@ -380,6 +380,7 @@ export class BridgeSession {
 
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      this.files.close();
       await Promise.allSettled([this.#upstream?.close(), this.server.close()]);
       await this.browser.close();
       await this.#cdp?.close();
