@@ -143,7 +143,7 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     assert.match(await d.call('browser_snapshot'), /Calm/);
   });
 
-  test('huge results are bounded with a note: a 200,000-node DOM snapshot and a 20 MB evaluate result (ours)', { timeout: 180_000 }, async () => {
+  test('huge results are bounded with a note: a 200,000-node DOM snapshot and a 100 MB evaluate result (ours)', { timeout: 180_000 }, async () => {
     const server = await connect(testEnv(`${output.path}/huge`), ['--max-result-chars', '300000']);
     servers.push(server);
     const d = new Driver(server.client, site);
@@ -151,7 +151,7 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     const snap = await d.call('browser_snapshot');
     assert.ok(snap.length < 301_000, `${snap.length} characters`);
     assert.match(snap, /Cut: \d+ more characters .*--max-result-chars 300000/s);
-    const big = await d.call('browser_evaluate', { function: '() => "x".repeat(20 * 1024 * 1024)' });
+    const big = await d.call('browser_evaluate', { function: '() => "x".repeat(100 * 1024 * 1024)' });
     assert.ok(big.length < 301_000, `${big.length} characters`);
     assert.match(big, /--max-result-chars/);
     assert.deepEqual(d.slow, []);
