@@ -165,10 +165,10 @@ export class SessionBrowser {
       releaseSeat();
       throw licenceRefusal(error, statusFile) ?? error;
     }
-    browser.on('disconnected', releaseSeat);
     this.#browser = browser;
     metrics.browserLaunches.inc();
     browser.on('disconnected', () => {
+      releaseSeat();
       this.#hooks.onBrowserGone?.();
       for (const listener of this.#goneListeners) listener();
       // Still the current browser: nobody of ours asked it to close.
