@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
-import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromiumProcessesWith, commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
+import { chromiumProcessesWith, commandLine, descendants, freePort, isAlive, waitFor } from './helpers/processes.ts';
 import { ARCHIVE, KEYED_VERSION, startReleaseServer, TAG, VALID_KEY, VERSION, type Mode, type ReleaseServer } from './helpers/release-server.ts';
 import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { httpClient, initializeBody, MCP_HEADERS, startHttpServer } from './helpers/http-server.ts';
@@ -33,14 +32,6 @@ describe('stealth build: download on first use, verify, cache', () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  /** A port nothing listens on (not 9: fetch refuses the "bad ports" outright). */
-  async function closedPort(): Promise<number> {
-    const server = net.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as net.AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
-    return port;
-  }
   const freshCache = () => fs.mkdtempSync(path.join(work, 'cache-'));
   function env(cache: string, extra: Record<string, string> = {}, rel: ReleaseServer = release) {
     return {
@@ -132,7 +123,7 @@ describe('stealth build: download on first use, verify, cache', () => {
   });
 
   test('second start is offline: the release server is down and nothing in the cache changes', async () => {
-    const dead = { ...release, url: `http://127.0.0.1:${await closedPort()}` } as ReleaseServer;
+    const dead = { ...release, url: `http://127.0.0.1:${await freePort()}` } as ReleaseServer;
     const before = snapshot(installedCache);
     const requests = release.archiveRequests.length;
     const s = await start(env(installedCache, {}, dead));
@@ -159,7 +150,7 @@ describe('stealth build: download on first use, verify, cache', () => {
     test(`${name}: the tool call fails with the reason and the fix; nothing is left in the cache`, async () => {
       const cache = freshCache();
       release.mode = mode === 'down' ? 'ok' : mode;
-      const e = env(cache, mode === 'down' ? { STEALTH_DOWNLOAD_URL: `http://127.0.0.1:${await closedPort()}` } : {});
+      const e = env(cache, mode === 'down' ? { STEALTH_DOWNLOAD_URL: `http://127.0.0.1:${await freePort()}` } : {});
       try {
         const s = await start(e);
         const nav = await navigate(s);

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { httpClient } from './helpers/http-server.ts';
 import { hardenedRunFlags, podman, podmanSync, PODMAN_GLOBAL } from './helpers/podman.ts';
-import { waitFor } from './helpers/processes.ts';
+import { freePort, waitFor } from './helpers/processes.ts';
 import { startReleaseServer, VERSION } from './helpers/release-server.ts';
-import { RecordingStdioTransport, ROOT, textOf } from './helpers/server.ts';
+import { RecordingStdioTransport, ROOT, runToEnd, textOf } from './helpers/server.ts';
 import { startSite, type Site } from './helpers/site.ts';
 
 // The real image: built with podman from the Containerfile (debootstrap base,
@@ -40,16 +39,6 @@ after(async () => {
   for (const name of containers) await podman(['rm', '-f', '-t', '0', name]);
   await site?.close();
 });
-
-/** A port free on the host's loopback right now (the container shares the host network). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function containerName(what: string): string {
   const name = `spm-test-${what}-${process.pid}`;
@@ -174,17 +163,8 @@ test('--with-build: the stealth build is downloaded and verified at image build 
   const release = await startReleaseServer({ launcher: 'static' });
   try {
     // Asynchronously: the release server answers from this process.
-    const built = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
-      const child = spawn('sh', [path.join(ROOT, 'scripts', 'container', 'build-image.sh'), '--with-build', tag], {
-        env: { ...process.env, STEALTH_DOWNLOAD_URL: release.url, STEALTH_TEST_TRUSTED_KEY: release.publicKey },
-        stdio: ['ignore', 'ignore', 'pipe'],
-        timeout: 25 * 60_000,
-      });
-      let stderr = '';
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.on('exit', (status) => resolve({ status, stderr }));
-    });
-    assert.equal(built.status, 0, built.stderr.slice(-4000));
+    const built = await runToEnd('sh', [path.join(ROOT, 'scripts', 'container', 'build-image.sh'), '--with-build', tag], { ...(process.env as Record<string, string>), STEALTH_DOWNLOAD_URL: release.url, STEALTH_TEST_TRUSTED_KEY: release.publicKey }, 25 * 60_000);
+    assert.equal(built.code, 0, built.stderr.slice(-4000));
     assert.equal(release.archiveRequests.length, 1, 'the build fetched the archive once');
     const name = containerName('with-build');
     // No network at all: only the prepared cache can give this session its browser.

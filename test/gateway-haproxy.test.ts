@@ -1,25 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { useTempDir } from './helpers/fixtures.ts';
 import { httpClient, MCP_HEADERS, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { ROOT, testEnv } from './helpers/server.ts';
+import { freePort } from './helpers/processes.ts';
 
 const TOKEN = 'gateway-test-token-7d1f3c';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 const CONFIG = path.join(ROOT, 'deploy', 'haproxy', 'haproxy.cfg');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 type Info = { replica: string | null; session: { id: string } };
 const bridgeInfo = async (client: Client) => ((await client.callTool({ name: "stealth_bridge_info", arguments: {} })) as unknown as { structuredContent: Info }).structuredContent;

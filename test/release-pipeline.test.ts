@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT } from './helpers/server.ts';
+import { freePort } from './helpers/processes.ts';
+import { ROOT, runToEnd } from './helpers/server.ts';
 
 // The release script against two real registries (Debian's docker-registry)
 // on 127.0.0.1: both hold the version and `latest` with one digest, the
@@ -17,19 +17,9 @@ const skip = process.env.STEALTH_TEST_SKIP_IMAGE === '1' ? 'STEALTH_TEST_SKIP_IM
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-release-'));
 const registries: { addr: string; child: ChildProcess }[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 before(async () => {
   if (skip) return;
   if (!fs.existsSync('/usr/bin/docker-registry')) {
-    const { execFileSync } = await import('node:child_process');
     execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-registry skopeo'], { stdio: ['ignore', 'ignore', 'inherit'] });
   }
   for (const name of ['a', 'b']) {
@@ -54,14 +44,7 @@ after(() => {
 
 test('release: version and latest in two registries with one digest, SBOMs (npm, image) and provenance', { skip, timeout: 40 * 60_000 }, async () => {
   const out = path.join(work, 'out');
-  const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), ['--experimental-strip-types', 'scripts/release/publish.ts', '--insecure', '--out', out, ...registries.flatMap((r) => ['--registry', r.addr])], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  const result = await runToEnd(path.join(ROOT, 'node_modules/.bin/node'), ['--experimental-strip-types', path.join(ROOT, 'scripts/release/publish.ts'), '--insecure', '--out', out, ...registries.flatMap((r) => ['--registry', r.addr])], process.env as Record<string, string>, 35 * 60_000);
   assert.equal(result.code, 0, result.stderr.slice(-4000));
   const summary = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as { version: string; digest: string; platforms: string[]; arm64: string };
   const version = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -104,7 +87,6 @@ test('release: version and latest in two registries with one digest, SBOMs (npm,
   const statement = JSON.parse(fs.readFileSync(path.join(out, 'provenance.intoto.json'), 'utf8')) as { _type: string; subject: { name: string; digest: { sha256: string } }[]; predicate: { buildDefinition: { resolvedDependencies: { digest: { gitCommit?: string } }[] } } };
   assert.equal(statement._type, 'https://in-toto.io/Statement/v1');
   for (const { addr } of registries) assert.ok(statement.subject.some((s) => s.name === `${addr}/stealth-playwright-mcp` && `sha256:${s.digest.sha256}` === summary.digest));
-  const { execFileSync } = await import('node:child_process');
   assert.equal(statement.predicate.buildDefinition.resolvedDependencies[0]!.digest.gitCommit, execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim());
   const tarball = statement.subject.find((s) => s.name.endsWith('.tgz'))!;
   assert.equal(crypto.createHash('sha256').update(fs.readFileSync(path.join(out, tarball.name))).digest('hex'), tarball.digest.sha256);

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 
 /** All live descendants of `pid` (children, grandchildren, ...). */
 export function descendants(pid: number): number[] {
@@ -54,4 +55,14 @@ export async function waitFor(predicate: () => boolean, timeoutMs: number, inter
     await new Promise((r) => setTimeout(r, intervalMs));
   }
   return predicate();
+}
+
+/** A port on 127.0.0.1 that nothing listens on right now (a server may take it next). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
