@@ -106,5 +106,10 @@ try {
 } finally {
   run('podman', [...PODMAN, 'rm', container]);
   fs.rmSync(tmp, { recursive: true, force: true });
+  // The registries hold the release now. A local manifest list that outlives its
+  // images (the next build replaces them) breaks `podman images` on this machine.
+  for (const args of [['manifest', 'rm', list], ['rmi', ...platforms.map((p) => p.tag)]]) {
+    try { run('podman', [...PODMAN, ...args]); } catch { /* already gone */ }
+  }
 }
 process.stdout.write(`${JSON.stringify({ version, digest, registries, platforms: platforms.map((p) => p.platform), arm64: arm64Reason ?? 'built', out: values.out })}\n`);
