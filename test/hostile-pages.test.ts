@@ -160,38 +160,31 @@ describe('hostile pages: every tool call returns, says what happened as upstream
   });
 
   // Both against the upstream in the same run; the upstream is reported, ours asserted.
-  test('a flood of 500 popups and a 50 MB text page: ours bounded (tabs capped, snapshot cut), upstream alongside', { timeout: 420_000 }, async (t) => {
+  test('a flood of 500 popups: ours bounded (tabs capped), upstream alongside', { timeout: 420_000 }, async (t) => {
     const flood = async (d: Driver) => {
       await d.go('/popup-flood');
       await d.click('Open 500 popups');
       await d.call('browser_wait_for', { time: 1 });
       await d.call('browser_tabs', { action: 'select', index: 0 });
       await d.go('/calm');
-      const tabs = d.texts.findLast((x) => /### Open tabs/.test(x))?.match(/^- \d+:/gm)?.length ?? 1;
-      await d.go('/big-text');
-      const snap = await d.call('browser_snapshot');
-      await d.go('/calm');
-      return { tabs, snap };
+      return { tabs: d.texts.findLast((x) => /### Open tabs/.test(x))?.match(/^- \d+:/gm)?.length ?? 1 };
     };
     const runs: [string, Connected][] = [
-      // Default timeouts: loading 50 MB takes 15–25 s here, past the corpus's 20 s navigation timeout.
-      ['upstream CLI', await connectUpstream(`${output.path}/flood-upstream`)],
-      ['ours', await connect(testEnv(`${output.path}/flood-ours`), ['--max-result-chars', '1000000'])],
+      ['upstream CLI', await connectUpstream(`${output.path}/flood-upstream`, TIMEOUTS)],
+      ['ours', await connect(testEnv(`${output.path}/flood-ours`), TIMEOUTS)],
     ];
     for (const [label, server] of runs) {
       servers.push(server);
       const d = new Driver(server.client, site);
       const started = Date.now();
-      const { tabs, snap } = await flood(d);
+      const { tabs } = await flood(d);
       const usable = /Calm/.test(await d.call('browser_snapshot'));
-      t.diagnostic(`${label} | 500 popups, then a 50 MB page | ${Date.now() - started} ms in all | longest call ${Math.max(...d.durations)} ms | ${tabs} tabs after the flood | snapshot ${snap.length} chars | usable after: ${usable ? 'yes' : 'no'} | ${d.slow.length} calls past ${CALL_BOUND_MS} ms or unanswered`);
+      t.diagnostic(`${label} | 500 popups | ${Date.now() - started} ms in all | longest call ${Math.max(...d.durations)} ms | ${tabs} tabs after the flood | usable after: ${usable ? 'yes' : 'no'} | ${d.slow.length} calls past ${CALL_BOUND_MS} ms or unanswered`);
       if (label === 'ours') {
         assert.deepEqual(d.slow, []);
         assert.ok(usable, 'the session goes on');
         assert.ok(tabs <= 100, `${tabs} tabs`);
         assert.match(d.texts.join('\n'), /a page tried to open more tabs than --max-pages \(100\); \d+ were closed as they opened|stopped responding/);
-        assert.ok(snap.length < 1_001_000, `${snap.length} characters`);
-        assert.match(snap, /lorem ipsum[\s\S]*Cut: \d+ more characters/);
       }
       await server.client.close();
     }
