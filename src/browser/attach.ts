@@ -1,4 +1,5 @@
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
+import { chromium } from '../playwright-bundles.ts';
 import type { UpstreamConfig } from '../config/upstream.ts';
 
 // Attach mode: a browser the user runs (--cdp-endpoint, or --endpoint for a
@@ -43,10 +44,9 @@ export interface Attached {
 }
 
 export async function attach(target: AttachTarget, contextOptions: BrowserContextOptions): Promise<Attached> {
-  const browser =
-    target.kind === 'cdp'
-      ? await chromium.connectOverCDP(target.endpoint, { headers: target.headers, ...(target.timeoutMs ? { timeout: target.timeoutMs } : {}) })
-      : await chromium.connect(target.endpoint, { headers: target.headers, ...(target.timeoutMs ? { timeout: target.timeoutMs } : {}) });
+  const browserType = await chromium();
+  const options = { headers: target.headers, ...(target.timeoutMs ? { timeout: target.timeoutMs } : {}) };
+  const browser = target.kind === 'cdp' ? await browserType.connectOverCDP(target.endpoint, options) : await browserType.connect(target.endpoint, options);
   const existing = browser.contexts()[0];
   const context = target.ownContext || !existing ? await browser.newContext(contextOptions) : existing;
   const before = new Set(context.pages());

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { chromium } from 'playwright-core';
+import { chromium } from '../playwright-bundles.ts';
 import { ConfigError } from '../config/config-error.ts';
 import type { Env } from '../config/load.ts';
 import type { Config } from '../config/settings.ts';
@@ -15,6 +15,8 @@ import { BROWSER_LICENCE_ENV, PROVIDER } from './build-store/vendor.ts';
 import path from 'node:path';
 import { identifyStealthBuild, vendorInstalledBuild } from './build-identity.ts';
 import { assertRunnable, findOnPath, probeVersion, unwrapLauncher } from './executable-checks.ts';
+import { rememberedFact } from './executable-facts.ts';
+import * as v from 'valibot';
 import { licenceFacts, resolveLicence, type Licence } from './licence.ts';
 import { LICENCE_STATUS_ENV, statusFileFor } from './licence-exit.ts';
 import { checkKey } from './licence-check.ts';
@@ -80,6 +82,8 @@ interface Located {
   fix: string;
 }
 
+const VERSION_PROBE = v.object({ version: v.string(), output: v.string() });
+
 class Binary implements BrowserBinary {
   readonly engine: Config['browserEngine'];
   readonly source: BinarySource;
@@ -123,7 +127,7 @@ class Binary implements BrowserBinary {
 
   async probe(located: Located): Promise<void> {
     await assertRunnable(located.file, located.origin, located.fix);
-    const probe = await probeVersion(located.file, located.origin, located.fix);
+    const probe = await rememberedFact(this.cacheDir, located.file, 'version', VERSION_PROBE, () => probeVersion(located.file, located.origin, located.fix));
     this.executablePath = located.file;
     this.version = probe.version;
     this.versionOutput = probe.output;
@@ -218,7 +222,7 @@ async function locateOther(config: Config, upstream: UpstreamConfig): Promise<Lo
   const upstreamPath = upstream.browser?.launchOptions?.executablePath;
   if (upstreamPath)
     return { file: upstreamPath, source: 'custom', origin: 'PLAYWRIGHT_MCP_EXECUTABLE_PATH', fix: 'point it at a Chromium executable, or unset it.' };
-  const installed = chromium.executablePath();
+  const installed = (await chromium()).executablePath();
   if (installed && fs.existsSync(installed))
     return { file: installed, source: 'playwright', origin: "Playwright's installed Chromium", fix: 'reinstall it, or install Debian\'s chromium.' };
   const onPath = await findOnPath(SYSTEM_CHROMIUMS);

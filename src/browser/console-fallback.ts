@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
-import { createRequire } from 'node:module';
+import * as v from 'valibot';
+import { loadedCoreBundle } from '../playwright-bundles.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
+import { rememberedFact } from './executable-facts.ts';
 
 // The real stealth build hides the CDP console domain, so Playwright (and the
 // upstream's browser_console_messages) sees no console messages. When the
@@ -124,7 +124,7 @@ let patchedWith: { ignoreNative: boolean } | undefined;
 function patchTab(ignoreNative: boolean): void {
   if (patchedWith) return;
   patchedWith = { ignoreNative };
-  const { tools } = createRequire(import.meta.url)('playwright-core/lib/coreBundle') as { tools: { Tab: { prototype: TabLike } } };
+  const { tools } = loadedCoreBundle() as { tools: { Tab: { prototype: TabLike } } };
   const proto = tools.Tab.prototype;
   const nativeMessages = proto.consoleMessages;
   const nativeCount = proto.consoleMessageCount;
@@ -153,20 +153,11 @@ function patchTab(ignoreNative: boolean): void {
 const driverHearsConsole = new Map<string, Promise<boolean>>();
 const PROBE_DEADLINE_MS = 1000;
 
-/**
- * The answer is kept on disk per executable (path, size, mtime) in `cacheDir`,
- * so only the first process on a machine pays for the probe (~0.2 s).
- */
+/** The answer is kept on disk per executable (see executable-facts.ts): only the first process pays for the probe (~0.2 s). */
 export function consoleReachesDriver(browser: Browser, executablePath: string, cacheDir?: string): Promise<boolean> {
   let pending = driverHearsConsole.get(executablePath);
   if (!pending) {
-    pending = (async () => {
-      const remembered = cacheDir ? await readProbe(cacheDir, executablePath) : undefined;
-      if (remembered !== undefined) return remembered;
-      const heard = await probe(browser);
-      if (cacheDir) await writeProbe(cacheDir, executablePath, heard);
-      return heard;
-    })();
+    pending = rememberedFact(cacheDir, executablePath, 'driverHearsConsole', v.boolean(), () => probe(browser));
     // A probe that could not run says nothing: assume the build hides them (the safe side for the tool).
     pending = pending.catch(() => false);
     driverHearsConsole.set(executablePath, pending);
@@ -174,29 +165,6 @@ export function consoleReachesDriver(browser: Browser, executablePath: string, c
   return pending;
 }
 
-async function identity(executablePath: string): Promise<string | undefined> {
-  const stat = await fsp.stat(executablePath).catch(() => undefined);
-  return stat ? `${executablePath}\0${stat.size}\0${stat.mtimeMs}` : undefined;
-}
-
-async function readProbe(cacheDir: string, executablePath: string): Promise<boolean | undefined> {
-  const id = await identity(executablePath);
-  const known = await fsp.readFile(path.join(cacheDir, PROBE_FILE), 'utf8').then((t) => JSON.parse(t) as Record<string, boolean>, () => ({}) as Record<string, boolean>);
-  return id && typeof known[id] === 'boolean' ? known[id] : undefined;
-}
-
-async function writeProbe(cacheDir: string, executablePath: string, heard: boolean): Promise<void> {
-  const id = await identity(executablePath);
-  if (!id) return;
-  const file = path.join(cacheDir, PROBE_FILE);
-  const known = await fsp.readFile(file, 'utf8').then((t) => JSON.parse(t) as Record<string, boolean>, () => ({}) as Record<string, boolean>);
-  known[id] = heard;
-  const tmp = `${file}.${process.pid}.tmp`;
-  await fsp.mkdir(cacheDir, { recursive: false }).catch(() => {});
-  await fsp.writeFile(tmp, JSON.stringify(known)).then(() => fsp.rename(tmp, file)).catch(() => fsp.rm(tmp, { force: true }));
-}
-
-const PROBE_FILE = 'console-probe.json';
 
 // In a throwaway context: no page of the session ever sees it.
 async function probe(browser: Browser): Promise<boolean> {

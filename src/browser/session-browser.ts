@@ -1,4 +1,5 @@
-import { chromium, type Browser, type BrowserContext, type LaunchOptions } from 'playwright-core';
+import type { Browser, BrowserContext, LaunchOptions } from 'playwright-core';
+import { chromium } from '../playwright-bundles.ts';
 import { ensureDisplay } from '../container/ensure-display.ts';
 import type { Logger } from '../log.ts';
 import { metrics } from '../metrics/metrics.ts';
@@ -154,13 +155,14 @@ export class SessionBrowser {
     let persistent: BrowserContext | undefined;
     const statusFile = licenceEnv[LICENCE_STATUS_ENV];
     if (statusFile) await makeDir(path.dirname(statusFile), 0o700).catch(() => {});
+    const browserType = await chromium();
     const releaseSeat = await this.#plan.binary.claimSeat(this.#log);
     try {
       if (extras?.userDataDir) {
-        persistent = await chromium.launchPersistentContext(extras.userDataDir, { ...options, ...contextOptions });
+        persistent = await browserType.launchPersistentContext(extras.userDataDir, { ...options, ...contextOptions });
         browser = persistent.browser()!;
         this.#persistent = persistent;
-      } else browser = await chromium.launch(options);
+      } else browser = await browserType.launch(options);
     } catch (error) {
       releaseSeat();
       throw licenceRefusal(error, statusFile) ?? error;

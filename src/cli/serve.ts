@@ -29,13 +29,18 @@ export default defineCommand({
     process.setMaxListeners(0);
     const { cdpPool: makeCdpPool } = await import('../cdp/cdp-config.ts');
     const cdpPool = makeCdpPool(config);
+    const inputs = { config, upstreamConfig, binary, log, cdpPool };
+    // Over stdio the browser starts before the MCP side (the SDK) loads; a
+    // failure here is reported by the session's start, below, as before.
+    const launch = config.transport === 'stdio' ? new (await import('../session/session-launch.ts')).SessionLaunch(inputs) : undefined;
+    launch?.prepare().catch(() => {});
     const { BridgeSession } = await import('../session/bridge-session.ts');
     if (config.transport === 'streamable-http') {
       const { serveHttp } = await import('../transport/http/http-server.ts');
       const { warmPool } = await import('../session/warm-pool-setup.ts');
       const { takesDefaultLaunch } = await import('../session/bridge-session.ts');
       const holder: { pool?: ReturnType<typeof warmPool> } = {};
-      const make = (overrides: SessionOverrides = {}) => new BridgeSession({ config, overrides, upstreamConfig, binary, log, cdpPool, pool: holder.pool });
+      const make = (overrides: SessionOverrides = {}) => new BridgeSession({ ...inputs, overrides, pool: holder.pool });
       holder.pool = warmPool({ config, upstreamConfig, log, make });
       const pool = holder.pool;
       // A client with the default settings gets a warm session; any setting of its own, a new one.
@@ -44,6 +49,6 @@ export default defineCommand({
       return;
     }
     const { serveStdio } = await import('../transport/stdio.ts');
-    await serveStdio(new BridgeSession({ config, upstreamConfig, binary, log, cdpPool }), early!, log);
+    await serveStdio(new BridgeSession({ ...inputs, launch }), early!, log);
   },
 });

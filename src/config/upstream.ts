@@ -1,4 +1,5 @@
 import type { createConnection } from '@playwright/mcp';
+import { coreBundle, utilsBundle } from '../playwright-bundles.ts';
 import { ConfigError } from './config-error.ts';
 import { boolean, integer, type Kind } from './kinds.ts';
 import { parseSetting, type Env } from './load.ts';
@@ -34,7 +35,7 @@ async function viewportDefaulted(tools: CoreBundleTools, cliOptions: Record<stri
 /** The upstream's flags, parsed by the upstream's own commander definition (same syntax and value parsers). */
 async function parseUpstreamArgv(tools: CoreBundleTools, argv: readonly string[]): Promise<Record<string, unknown>> {
   if (!argv.length) return {};
-  const { program } = (await import('playwright-core/lib/utilsBundle')).default as { program: { constructor: new () => CommanderLike } };
+  const { program } = (await utilsBundle()) as { program: { constructor: new () => CommanderLike } };
   const command = new program.constructor();
   tools.decorateMCPCommand(command, '0');
   command.exitOverride().action(() => {}).configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: () => {} });
@@ -135,9 +136,7 @@ export interface UpstreamInputs {
 
 export async function resolveUpstreamConfig(config: Config, env: Env, inputs: UpstreamInputs = {}): Promise<UpstreamConfig> {
   const upstreamArgv = inputs.argv ?? [];
-  // A literal import, not createRequire(): the standalone binary's bundler can
-  // only embed what it sees statically (it has no node_modules at run time).
-  const { tools } = (await import('playwright-core/lib/coreBundle')).default as { tools: CoreBundleTools };
+  const { tools } = (await coreBundle()) as { tools: CoreBundleTools };
   if (env.PLAYWRIGHT_MCP_CAPS) checkCaps(env.PLAYWRIGHT_MCP_CAPS, 'PLAYWRIGHT_MCP_CAPS');
   const fromFlags = await parseUpstreamArgv(tools, upstreamArgv);
   const stdio = config.transport === 'stdio';

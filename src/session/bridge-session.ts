@@ -1,9 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import coreBundle from 'playwright-core/lib/coreBundle';
 import {
   CallToolRequestSchema,
   ListResourcesRequestSchema,
@@ -15,35 +11,21 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { BrowserBinary } from '../browser/binary.ts';
-import { launchPlan } from '../browser/launch-options.ts';
-import { instanceLaunchArgs } from '../instance/instance.ts';
-import { SessionBrowser } from '../browser/session-browser.ts';
-import { PoolExhausted, type PortPool } from '../cdp/port-pool.ts';
-import { SessionCdp } from '../cdp/session-cdp.ts';
+import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Config } from '../config/settings.ts';
-import type { UpstreamConfig } from '../config/upstream.ts';
-import { describeContextOptions, withContextOptions } from '../browser/context-options.ts';
-import type { Logger } from '../log.ts';
 import { callDeadlineMs, forwardToolCall } from './forward-call.ts';
 import { localTools } from './local-tools/index.ts';
 import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
 import { isHidden, UNSAFE_CODE_TOOL, visibleUpstreamTools } from './tool-policy.ts';
 import { SERVER_INFO, SERVER_OPTIONS } from './server-identity.ts';
 import type { SessionOverrides } from './session-overrides.ts';
-import { Activity } from './activity.ts';
-import { SessionRefused } from './session-refused.ts';
+import type { Activity } from './activity.ts';
 import { metrics, observeToolCall } from '../metrics/metrics.ts';
-import { setUpSession, type SessionSetup } from './session-setup.ts';
+import { SessionLaunch, type LaunchInputs } from './session-launch.ts';
 import type { WarmPool } from './warm-pool.ts';
 import { SessionFiles } from './files/session-files.ts';
 import { capResult } from './result-cap.ts';
-import { SeatsInUse } from '../browser/licence-seats.ts';
 import { connectUpstream } from './upstream-link.ts';
-import { makeDir } from '../fs/make-dir.ts';
-
-// The upstream's own rule for where a session's files go (its context.ts outputDir()).
-const upstreamOutputDir = (coreBundle as { tools: { outputDir(o: { config: UpstreamConfig; cwd: string }): string } }).tools.outputDir;
 
 // The upstream's own deadline for a tool call, or a Playwright timeout inside it.
 const TIMED_OUT = /Timeout \d+ms exceeded/;
@@ -60,22 +42,11 @@ function textOf(result: { content?: unknown[] }): string {
 
 type ToolCallParams = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
 
-export interface SessionOptions {
-  config: Config;
-  /** Per-session choices of the client (HTTP initialize metadata or headers). */
-  overrides?: SessionOverrides;
-  /** The process-wide CDP port pool; undefined when no --cdp-port-range is set. */
-  cdpPool?: PortPool;
-  upstreamConfig: UpstreamConfig;
-  binary: BrowserBinary;
-  log: Logger;
+export interface SessionOptions extends LaunchInputs {
   /** HTTP: the warm pool, for stealth_bridge_info. */
   pool?: WarmPool<BridgeSession>;
-}
-
-/** `<replica>.<uuid>` behind a gateway (--http-replica-id), else the UUID. */
-export function sessionId(config: Config, uuid: string = randomUUID()): string {
-  return config.httpReplicaId ? `${config.httpReplicaId}.${uuid}` : uuid;
+  /** Stdio: the launch started before the MCP side was loaded. */
+  launch?: SessionLaunch;
 }
 
 /** A session whose browser a warm pool browser can be: the process defaults, nothing of its own. */
@@ -89,57 +60,51 @@ export function takesDefaultLaunch(config: Config, overrides: SessionOverrides =
  * server, with the browser launched and owned here.
  */
 export class BridgeSession {
-  /** `<replica>.<uuid>` behind a gateway (--http-replica-id), else a UUID. */
-  readonly id: string;
   readonly server: Server;
-  readonly browser: SessionBrowser;
-  readonly outputDir: string;
   /** What the session's tools wrote, as MCP resources. */
   readonly files: SessionFiles;
   #outputBytes = 0;
-  /** Non-MCP work (CDP clients) that keeps the session from idling out. */
-  readonly activity = new Activity();
   #upstream: Client | undefined;
   #upstreamTools: Promise<Tool[]> | undefined;
   #upstreamToolCount: number | undefined;
   #options: SessionOptions;
+  #launch: SessionLaunch;
   #config: Config;
-  #cdp: SessionCdp | undefined;
   #closing: Promise<void> | undefined;
-  #plan: ReturnType<typeof launchPlan>;
-  #setup: SessionSetup | undefined;
-  #ownOutputDir: boolean;
   #starting: Promise<void> | undefined;
 
   constructor(options: SessionOptions) {
     this.#options = options;
-    const uuid = randomUUID();
-    this.id = sessionId(options.config, uuid);
-    // A session's proxy replaces the process one; its context options merge over them.
-    const { proxy, profile: _profile, contextOptions, ...overrides } = options.overrides ?? {};
-    this.#config = {
-      ...options.config,
-      ...overrides,
-      proxyServer: proxy ?? options.config.proxyServer,
-      contextOptions: contextOptions || options.config.contextOptions ? { ...options.config.contextOptions, ...contextOptions } : undefined,
-    };
-    // Over stdio files go where the upstream CLI puts them; over HTTP each session has its own dir.
-    const upstreamDir = options.upstreamConfig.outputDir;
-    this.#ownOutputDir = this.#config.transport !== 'stdio';
-    this.outputDir = this.#ownOutputDir ? path.join(upstreamDir ?? this.#config.outputDir, this.id) : upstreamOutputDir({ config: options.upstreamConfig, cwd: process.cwd() });
-    this.#plan = launchPlan(this.#config, withContextOptions(options.upstreamConfig, this.#config.contextOptions), options.binary);
-    // Where Playwright writes traces: the dir the upstream links them in.
-    this.#plan.launch.tracesDir = path.join(this.outputDir, 'traces');
-    this.browser = new SessionBrowser(this.#plan, options.log.withTag(uuid.slice(0, 8)), {
-      extraArgs: async () => [...(this.#cdp ? await this.#cdp.launchArgs() : []), ...instanceLaunchArgs()],
-      onBrowserGone: () => this.#cdp?.browserGone(),
-    });
+    this.#launch = options.launch ?? new SessionLaunch(options);
+    this.#config = this.#launch.config;
     this.server = new Server(SERVER_INFO, SERVER_OPTIONS);
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.#listTools() }));
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#callTool(request.params, extra));
     this.files = new SessionFiles(this.outputDir, { readMaxBytes: this.#config.resourceMaxBytes });
     this.server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await this.files.list() }));
     this.server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({ contents: [await this.files.read(request.params.uri)] }));
+  }
+
+  /** `<replica>.<uuid>` behind a gateway (--http-replica-id), else a UUID. */
+  get id(): string {
+    return this.#launch.id;
+  }
+
+  get browser(): SessionBrowser {
+    return this.#launch.browser;
+  }
+
+  get outputDir(): string {
+    return this.#launch.outputDir;
+  }
+
+  /** Non-MCP work (CDP clients) that keeps the session from idling out. */
+  get activity(): Activity {
+    return this.#launch.activity;
+  }
+
+  get #ownOutputDir(): boolean {
+    return this.#launch.ownOutputDir;
   }
 
   /** Connects the upstream; call before connecting `server` to a transport. Idempotent. */
@@ -169,33 +134,12 @@ export class BridgeSession {
   }
 
   async #start(): Promise<void> {
-    // Over HTTP a session that would take a seat the plan does not have is refused now (503), not when its browser dies.
-    if (this.#config.transport === 'streamable-http')
-      await this.#options.binary.checkSeat().catch((error: Error) => {
-        throw error instanceof SeatsInUse ? new SessionRefused(error.message, 503) : error;
-      });
-    if (this.#ownOutputDir) await makeDir(this.outputDir);
-    const overrides = this.#options.overrides ?? {};
-    this.#setup = await setUpSession({
-      config: this.#config,
-      proxyOrigin: overrides.proxy ? 'the session field `proxy`' : 'PLAYWRIGHT_MCP_PROXY_SERVER (--proxy-server)',
-      profile: overrides.profile,
-      plan: this.#plan,
-      binary: this.#options.binary,
-      log: this.#options.log,
-    });
-    this.#plan.extras = this.#setup.extras;
-    // The browser starts now, while the upstream connects and the client finishes its handshake.
-    if (this.#config.transport === 'stdio' && this.#config.browserPrelaunch) this.browser.prelaunch();
+    await this.#launch.prepare();
     try {
-      if (this.#config.cdpEnabled && this.#plan.attach) throw new SessionRefused('cdpEnabled gives a session a DevTools port of a browser this server launched; this server attaches to your browser (--cdp-endpoint/--endpoint), which has its own. Start the session without cdpEnabled.', 400);
-      if (this.#config.cdpEnabled) this.#cdp = await this.#openCdp();
-      const base = this.#options.upstreamConfig;
-      const upstreamConfig = { ...base, ...(this.#ownOutputDir ? { outputDir: this.outputDir } : {}), browser: this.#effectiveBrowserConfig(base.browser) };
-      this.#upstream = await connectUpstream(upstreamConfig, () => this.browser.context(), this.#ownOutputDir ? this.outputDir : undefined);
+      this.#upstream = await connectUpstream(this.#launch.upstreamConfig(), () => this.browser.context(), this.#ownOutputDir ? this.outputDir : undefined);
     } catch (error) {
-      // Nothing of a session that never started may outlive it (lock, relay).
-      await this.#setup.close();
+      // Nothing of a session that never started may outlive it (browser, lock, relay).
+      await this.#launch.close();
       throw error;
     }
     this.#upstream.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
@@ -290,27 +234,6 @@ export class BridgeSession {
     return withNote(retried, 'Note: the browser of this session had exited unexpectedly; it was relaunched and this call retried on a fresh browser (open pages, cookies and storage of the old one are gone).');
   }
 
-  /**
-   * What browser_get_config shows: the launch this session really gets (the
-   * stealth switches, the executable, the viewport), not the upstream's
-   * defaults; credentials in switches masked.
-   */
-  #effectiveBrowserConfig(browser: UpstreamConfig['browser']): UpstreamConfig['browser'] {
-    const launch = this.#plan.launch;
-    const profile = this.browser.profile;
-    return {
-      ...browser,
-      launchOptions: {
-        ...browser?.launchOptions,
-        headless: launch.headless,
-        chromiumSandbox: launch.chromiumSandbox,
-        args: profile.args,
-        ...(this.#options.binary.executablePath ? { executablePath: this.#options.binary.executablePath } : {}),
-      },
-      contextOptions: { ...browser?.contextOptions, ...this.#plan.context, ...this.#plan.extras?.context },
-    };
-  }
-
   #deadline(params: { name: string; arguments?: Record<string, unknown> }): number {
     return callDeadlineMs(params.name, params.arguments, this.#options.upstreamConfig.timeouts?.navigation ?? 60_000);
   }
@@ -344,13 +267,10 @@ export class BridgeSession {
       upstreamToolCount: () => this.#upstreamToolCount,
       browserRunning: () => this.browser.running,
       browserProfile: () => this.browser.profile,
-      cdp: () => this.#cdp?.info() ?? { enabled: false },
+      cdp: () => this.#launch.cdpInfo,
       pool: () => (this.#options.pool ? { ...this.#options.pool.info() } : null),
       files: () => ({ dir: this.outputDir, bytes: this.#outputBytes, maxBytes: this.#ownOutputDir ? this.#config.sessionOutputMaxBytes : null, removedAtEnd: this.#ownOutputDir && !this.#config.keepArtifacts }),
-      identity: () => ({
-        ...this.#setup?.info,
-        contextOptions: this.#config.contextOptions ? describeContextOptions(this.#config.contextOptions) : null,
-      }),
+      identity: () => this.#launch.identity,
     };
   }
 
@@ -360,34 +280,11 @@ export class BridgeSession {
   }
 
   /** Closes the client connection, the upstream and the browser; safe to call twice. */
-  async #openCdp(): Promise<SessionCdp> {
-    const pool = this.#options.cdpPool;
-    if (!pool) throw new SessionRefused('This server offers no CDP access: it runs without --cdp-port-range. Start the session without cdpEnabled, or ask the operator to set a port range.', 400);
-    try {
-      return await SessionCdp.open({
-        pool,
-        advertisedHost: this.#config.cdpAdvertisedHost,
-        advertisedScheme: this.#config.cdpAdvertisedScheme,
-        ensureBrowser: async () => void (await this.browser.context()),
-        activity: this.activity,
-        log: this.#options.log,
-      });
-    } catch (error) {
-      if (error instanceof PoolExhausted) throw new SessionRefused(`${error.message}: every CDP port is leased. Retry later, or start the session without cdpEnabled.`, 503);
-      throw error;
-    }
-  }
-
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.files.close();
       await Promise.allSettled([this.#upstream?.close(), this.server.close()]);
-      await this.browser.close();
-      await this.#cdp?.close();
-      // After the browser: the profile lock and the proxy relay outlive it.
-      await this.#setup?.close();
-      // A per-session dir (HTTP) goes with its session; over stdio the dir is the user's.
-      if (this.#ownOutputDir && !this.#config.keepArtifacts) await fs.rm(this.outputDir, { recursive: true, force: true, maxRetries: 2 }).catch(() => {});
+      await this.#launch.close();
     })();
     return this.#closing;
   }
