@@ -2,8 +2,14 @@
 
 export interface Target {
   /** The figure must be at most this (a ratio, or ms for absolute targets). */
-  max: number;
+  max?: number;
+  /** The figure must be at least this (throughput ratios). */
+  min?: number;
   text: string;
+}
+
+export function meets(target: Target, value: number): boolean {
+  return (target.max === undefined || value <= target.max) && (target.min === undefined || value >= target.min);
 }
 
 export interface Figure {
@@ -36,5 +42,5 @@ export interface MeasureResult {
 export function compare(figure: Figure, baseline: Figure | undefined, target?: Target): Figure {
   if (!baseline) return figure;
   const ratio = baseline.median > 0 ? figure.median / baseline.median : Number.NaN;
-  return { ...figure, baseline: baseline.variant, ratio, ...(target ? { target, met: ratio <= target.max } : {}) };
+  return { ...figure, baseline: baseline.variant, ratio, ...(target ? { target, met: meets(target, ratio) } : {}) };
 }

@@ -11,6 +11,7 @@ import { bridgeOverhead } from './measures/bridge-overhead.ts';
 import { distribution } from './distribution.ts';
 import { firstNavigate } from './measures/first-navigate.ts';
 import { firstNavigateHttp } from './measures/first-navigate-http.ts';
+import { poolRefill } from './measures/pool-refill.ts';
 import type { SamplesByVariant } from './measures/from-samples.ts';
 import { memory } from './measures/memory.ts';
 import { memoryHttp } from './measures/memory-http.ts';
@@ -94,11 +95,12 @@ if (options.only.has('http')) {
   const failed = (id: string, title: string) => async (error: unknown): Promise<MeasureResult> => (await haltIfStopping(), { id, title, figures: [], notes: [], skipped: `failed: ${(error as Error).message}` });
   results.push(
     await firstNavigateHttp(ours, upstream, site.url, options.runs, log).catch(failed('first-navigate-http', '2b. session start → first browser_navigate done (HTTP)')),
+    await poolRefill(ours, site.url, options.runs, log).catch(failed('pool-refill', '2c. warm pool refill after a burst (HTTP)')),
     await memoryHttp(ours, upstream, { url: site.url, settleMs: options.settleMs, runs: options.memoryRuns, log }).catch(failed('memory-http', '4b. memory at 1, 4, 8, 16 HTTP sessions')),
     await throughputHttp(ours, upstream, site.url, Math.min(options.runs, 3), options.snapshotCalls, log).catch(failed('throughput-http', '5b. throughput across 8 HTTP sessions')),
   );
   // Keep the issue's numbering: each HTTP figure right after its stdio counterpart.
-  const order = ['spawn-init', 'first-navigate', 'first-navigate-http', 'bridge-overhead', 'memory', 'memory-http', 'throughput', 'throughput-http'];
+  const order = ['spawn-init', 'first-navigate', 'first-navigate-http', 'pool-refill', 'bridge-overhead', 'memory', 'memory-http', 'throughput', 'throughput-http'];
   results.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
 }
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
@@ -65,6 +66,27 @@ describe('HTTP warm pool (--http-prewarm)', () => {
     assert.equal(own.warmPool!.taken, 3);
     await custom.transport.terminateSession();
     await custom.client.close();
+  });
+
+  test('a burst that empties the pool refills it a few launches at a time, not all at once', async () => {
+    assert.ok(await poolReady(server, 2));
+    // Both warm browsers taken at once: two refills are due.
+    const burst = await Promise.all([httpClient(server.url), httpClient(server.url)]);
+    const atOnce = Math.max(1, Math.floor(os.availableParallelism() / 2));
+    let most = 0;
+    const deadline = Date.now() + 30_000;
+    let pool = (await readyz(server)).warmPool!;
+    while (pool.ready < 2 && Date.now() < deadline) {
+      most = Math.max(most, pool.launching);
+      await new Promise((r) => setTimeout(r, 20));
+      pool = (await readyz(server)).warmPool!;
+    }
+    assert.equal(pool.ready, 2, 'refilled');
+    assert.ok(most >= 1 && most <= atOnce, `at most ${atOnce} launching at once while the clients work; saw ${most}`);
+    for (const { client, transport } of burst) {
+      await transport.terminateSession();
+      await client.close();
+    }
   });
 
   test('a warm browser that dies is replaced without any session noticing', async () => {

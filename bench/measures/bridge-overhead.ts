@@ -11,7 +11,7 @@ import { resolveUpstreamConfig } from '../../src/config/upstream.ts';
 import { createLogger } from '../../src/log.ts';
 import { BridgeSession } from '../../src/session/bridge-session.ts';
 import { assertRunning, onCleanup, withTimeout } from '../cleanup.ts';
-import type { Figure, MeasureResult } from '../report-types.ts';
+import { meets, type Figure, type MeasureResult } from '../report-types.ts';
 import { median, round, since } from '../stats.ts';
 
 // Measure 3: what our bridge adds to a tool call. Both sides run in this
@@ -129,7 +129,7 @@ export async function bridgeOverhead(options: OverheadOptions): Promise<MeasureR
     const added = (metric: string, perRun: number[][], detail?: Record<string, unknown>): Figure => {
       const runs = perRun.map((d) => round(median(d), 3));
       const value = round(median(runs), 3);
-      return { metric, variant: 'ours-in-process', unit: 'ms/call', median: value, runs, target, met: value <= target.max, ...(detail ? { detail } : {}) };
+      return { metric, variant: 'ours-in-process', unit: 'ms/call', median: value, runs, target, met: meets(target, value), ...(detail ? { detail } : {}) };
     };
     const figures: Figure[] = [added('added per call, all tools', allDiffsPerRun)];
     for (const [name, entry] of perTool) {

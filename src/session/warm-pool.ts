@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Logger } from '../log.ts';
 
 export interface WarmPoolInfo {
@@ -16,6 +17,11 @@ export interface Warmable {
 }
 
 const RETRY_MS = [1000, 5000, 30_000];
+
+// Launches at once while refilling: a browser start takes most of a core for
+// a few hundred ms, and the clients that just took the pool's browsers are
+// busy on the same cores. Half the cores, at least one.
+const WARMING_AT_ONCE = Math.max(1, Math.floor(os.availableParallelism() / 2));
 
 /**
  * Sessions prepared before a client asks (HTTP): browser launched with the
@@ -40,9 +46,9 @@ export class WarmPool<T extends Warmable> {
     this.#log = log;
   }
 
-  /** Prepares until the pool holds `size` (ready or warming). */
+  /** Prepares until the pool holds `size` (ready or warming), a few at a time. */
   fill(): void {
-    while (!this.#closed && this.#ready.length + this.#warming.size < this.#size) this.#prepareOne();
+    while (!this.#closed && this.#ready.length + this.#warming.size < this.#size && this.#warming.size < WARMING_AT_ONCE) this.#prepareOne();
   }
 
   #prepareOne(): void {
@@ -56,6 +62,7 @@ export class WarmPool<T extends Warmable> {
         this.#ready.push(item);
         // One that dies (OOM killer, crash) before a client takes it is replaced; no client sees it.
         item.onGone(() => this.#drop(item));
+        this.fill();
       },
       (error: unknown) => {
         this.#warming.delete(item);
