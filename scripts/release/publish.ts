@@ -16,6 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { imageSbom, npmSbom } from './sbom.ts';
 import { provenance } from './provenance.ts';
+import { PODMAN_GLOBAL } from '../container/podman-flags.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const REPO = 'stealth-playwright-mcp';
@@ -42,7 +43,6 @@ for (const r of registries)
 const log = (line: string) => process.stderr.write(`publish: ${line}\n`);
 const run = (cmd: string, args: string[], opts: { input?: string } = {}) =>
   execFileSync(cmd, args, { cwd: ROOT, encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'], maxBuffer: 256 * 2 ** 20, ...opts });
-const PODMAN = ['--runtime', 'runc', '--cgroup-manager', 'cgroupfs'];
 const tls = values.insecure ? ['--tls-verify=false'] : [];
 const srcTls = values.insecure ? ['--src-tls-verify=false', '--dest-tls-verify=false'] : [];
 
@@ -73,12 +73,12 @@ if (arm64Reason) log(`linux/arm64 ${arm64Reason}`);
 
 // 2. One manifest list, pushed once, then copied byte for byte: one digest everywhere.
 const list = `localhost/${REPO}:${version}`;
-try { run('podman', [...PODMAN, 'manifest', 'rm', list]); } catch { /* none yet */ }
-run('podman', [...PODMAN, 'manifest', 'create', list]);
-for (const p of platforms) run('podman', [...PODMAN, 'manifest', 'add', list, `containers-storage:${p.tag}`]);
+try { run('podman', [...PODMAN_GLOBAL, 'manifest', 'rm', list]); } catch { /* none yet */ }
+run('podman', [...PODMAN_GLOBAL, 'manifest', 'create', list]);
+for (const p of platforms) run('podman', [...PODMAN_GLOBAL, 'manifest', 'add', list, `containers-storage:${p.tag}`]);
 const [first, ...rest] = registries;
 const ref = (registry: string, tag: string) => `docker://${registry}/${REPO}:${tag}`;
-run('podman', [...PODMAN, 'manifest', 'push', '--all', ...tls, list, ref(first!, version)]);
+run('podman', [...PODMAN_GLOBAL, 'manifest', 'push', '--all', ...tls, list, ref(first!, version)]);
 run('skopeo', ['copy', '--all', '--preserve-digests', ...srcTls, ref(first!, version), ref(first!, 'latest')]);
 for (const registry of rest) for (const tag of [version, 'latest']) run('skopeo', ['copy', '--all', '--preserve-digests', ...srcTls, ref(first!, version), ref(registry, tag)]);
 const raw = run('skopeo', ['inspect', '--raw', ...tls, ref(first!, version)]);
@@ -86,11 +86,11 @@ const digest = `sha256:${crypto.createHash('sha256').update(raw).digest('hex')}`
 log(`pushed ${digest} as ${version} and latest to ${registries.join(', ')}`);
 
 // 3. SBOMs: the npm package, and the image (its Debian packages and the binary).
-const container = run('podman', [...PODMAN, 'create', amd64]).trim();
+const container = run('podman', [...PODMAN_GLOBAL, 'create', amd64]).trim();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-release-'));
 try {
-  run('podman', [...PODMAN, 'cp', `${container}:${PACKAGES_FILE}`, path.join(tmp, 'packages.tsv')]);
-  run('podman', [...PODMAN, 'cp', `${container}:/usr/local/bin/${REPO}`, path.join(tmp, 'binary')]);
+  run('podman', [...PODMAN_GLOBAL, 'cp', `${container}:${PACKAGES_FILE}`, path.join(tmp, 'packages.tsv')]);
+  run('podman', [...PODMAN_GLOBAL, 'cp', `${container}:/usr/local/bin/${REPO}`, path.join(tmp, 'binary')]);
   const packages = fs.readFileSync(path.join(tmp, 'packages.tsv'), 'utf8');
   const binarySha256 = crypto.createHash('sha256').update(fs.readFileSync(path.join(tmp, 'binary'))).digest('hex');
   fs.writeFileSync(path.join(values.out!, 'sbom-image.cdx.json'), JSON.stringify(imageSbom({ version, digest, packages, binarySha256 }), null, 2));
@@ -104,12 +104,12 @@ try {
     JSON.stringify(provenance({ repo: REPO, registries, digest, version, revision, tarball, tarballSha256, binarySha256, base, startedOn, arm64: arm64Reason ?? 'built', podman: run('podman', ['--version']).trim(), host: os.hostname() }), null, 2),
   );
 } finally {
-  run('podman', [...PODMAN, 'rm', container]);
+  run('podman', [...PODMAN_GLOBAL, 'rm', container]);
   fs.rmSync(tmp, { recursive: true, force: true });
   // The registries hold the release now. A local manifest list that outlives its
   // images (the next build replaces them) breaks `podman images` on this machine.
   for (const args of [['manifest', 'rm', list], ['rmi', ...platforms.map((p) => p.tag)]]) {
-    try { run('podman', [...PODMAN, ...args]); } catch { /* already gone */ }
+    try { run('podman', [...PODMAN_GLOBAL, ...args]); } catch { /* already gone */ }
   }
 }
 process.stdout.write(`${JSON.stringify({ version, digest, registries, platforms: platforms.map((p) => p.platform), arm64: arm64Reason ?? 'built', out: values.out })}\n`);

@@ -66,9 +66,7 @@ export interface BrowserBinary {
   ensure(log: Logger): Promise<string>;
   /** Variables the browser process needs on top of ours (the licence key for the keyed build). */
   launchEnv(): Record<string, string>;
-  /** Throws SeatsInUse when the keyed build's plan has no seat left for one more browser. */
-  checkSeat(): Promise<void>;
-  /** Checks, then holds a seat until the returned release is called; a no-op without a keyed build. */
+  /** Holds a seat until the returned release is called (once); throws SeatsInUse when none is left. A no-op without a keyed build. */
   claimSeat(log: Logger): Promise<() => void>;
   toJSON(): Record<string, unknown>;
 }
@@ -182,10 +180,6 @@ class Binary implements BrowserBinary {
     if (this.engine !== 'stealth' || !this.#licence.key || this.#request?.tier !== 'keyed') return undefined;
     this.#seats ??= new SeatLedger(this.#licence.key, this.#request.vendorOrigin);
     return this.#seats;
-  }
-
-  async checkSeat(): Promise<void> {
-    await this.#seatLedger?.check();
   }
 
   claimSeat(log: Logger): Promise<() => void> {

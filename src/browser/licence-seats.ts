@@ -48,7 +48,7 @@ export class SeatLedger {
   }
 
   /** Throws SeatsInUse when no seat is left for one more browser. */
-  async check(): Promise<SeatCount | undefined> {
+  async #check(): Promise<SeatCount | undefined> {
     const count = await countSeats(this.#key, this.#vendorOrigin);
     if (!count) return undefined;
     const inUse = Math.max(count.active, this.#mine);
@@ -62,7 +62,7 @@ export class SeatLedger {
 
   /** Checks, then counts one browser of ours until the returned release is called (once). */
   async claim(log: Logger): Promise<() => void> {
-    const count = await this.check();
+    const count = await this.#check();
     this.#mine++;
     log.debug(`licence seat taken (${this.#mine} by this server${count ? `, plan limit ${count.limit}` : ', the vendor did not say the limit'})`);
     let released = false;

@@ -17,9 +17,11 @@ import type { LaunchPlan } from './launch-options.ts';
 import { maskCredentialsIn } from './proxy/proxy-url.ts';
 import { mergeArgs } from './stealth-profile.ts';
 
-/** How a session adds to each launch (CDP debugging port) and hears of a browser's end. */
+/** How a session adds to each launch (CDP debugging port), holds its licence seat and hears of a browser's end. */
 export interface BrowserHooks {
   extraArgs?(): Promise<string[]>;
+  /** The seat a launch takes; by default one claimed per launch (stdio), a session may hold its own (HTTP). */
+  claimSeat?(): Promise<() => void>;
   onBrowserGone?(): void;
 }
 
@@ -156,7 +158,7 @@ export class SessionBrowser {
     const statusFile = licenceEnv[LICENCE_STATUS_ENV];
     if (statusFile) await makeDir(path.dirname(statusFile), 0o700).catch(() => {});
     const browserType = await chromium();
-    const releaseSeat = await this.#plan.binary.claimSeat(this.#log);
+    const releaseSeat = await (this.#hooks.claimSeat?.() ?? this.#plan.binary.claimSeat(this.#log));
     try {
       if (extras?.userDataDir) {
         persistent = await browserType.launchPersistentContext(extras.userDataDir, { ...options, ...contextOptions });

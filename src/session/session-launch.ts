@@ -60,6 +60,8 @@ export class SessionLaunch {
   #setup: SessionSetup | undefined;
   #cdp: SessionCdp | undefined;
   #preparing: Promise<void> | undefined;
+  /** HTTP: the licence seat this session holds from initialize to its end, whichever browser it runs. */
+  #seat: (() => void) | undefined;
 
   constructor(inputs: LaunchInputs) {
     this.inputs = inputs;
@@ -82,6 +84,7 @@ export class SessionLaunch {
     this.#plan.launch.tracesDir = path.join(this.outputDir, 'traces');
     this.browser = new SessionBrowser(this.#plan, inputs.log.withTag(uuid.slice(0, 8)), {
       extraArgs: async () => [...(this.#cdp ? await this.#cdp.launchArgs() : []), ...instanceLaunchArgs()],
+      claimSeat: async () => (this.#seat ? () => {} : inputs.binary.claimSeat(inputs.log)),
       onBrowserGone: () => this.#cdp?.browserGone(),
     });
   }
@@ -96,28 +99,29 @@ export class SessionLaunch {
     const { binary, log } = this.inputs;
     // Over HTTP a session that would take a seat the plan does not have is refused now (503), not when its browser dies.
     if (this.config.transport === 'streamable-http')
-      await binary.checkSeat().catch((error: Error) => {
+      this.#seat = await binary.claimSeat(log).catch((error: Error) => {
         throw error instanceof SeatsInUse ? new SessionRefused(error.message, 503) : error;
       });
-    if (this.ownOutputDir) await makeDir(this.outputDir);
-    const overrides = this.inputs.overrides ?? {};
-    this.#setup = await setUpSession({
-      config: this.config,
-      proxyOrigin: overrides.proxy ? 'the session field `proxy`' : 'PLAYWRIGHT_MCP_PROXY_SERVER (--proxy-server)',
-      profile: overrides.profile,
-      plan: this.#plan,
-      binary,
-      log,
-    });
-    this.#plan.extras = this.#setup.extras;
-    // The browser starts now, while the upstream connects and the client finishes its handshake.
-    if (this.config.transport === 'stdio' && this.config.browserPrelaunch) this.browser.prelaunch();
     try {
+      if (this.ownOutputDir) await makeDir(this.outputDir);
+      const overrides = this.inputs.overrides ?? {};
+      this.#setup = await setUpSession({
+        config: this.config,
+        proxyOrigin: overrides.proxy ? 'the session field `proxy`' : 'PLAYWRIGHT_MCP_PROXY_SERVER (--proxy-server)',
+        profile: overrides.profile,
+        plan: this.#plan,
+        binary,
+        log,
+      });
+      this.#plan.extras = this.#setup.extras;
+      // The browser starts now, while the upstream connects and the client finishes its handshake.
+      if (this.config.transport === 'stdio' && this.config.browserPrelaunch) this.browser.prelaunch();
       if (this.config.cdpEnabled && this.#plan.attach) throw new SessionRefused('cdpEnabled gives a session a DevTools port of a browser this server launched; this server attaches to your browser (--cdp-endpoint/--endpoint), which has its own. Start the session without cdpEnabled.', 400);
       if (this.config.cdpEnabled) this.#cdp = await this.#openCdp();
     } catch (error) {
-      // Nothing of a session that never started may outlive it (lock, relay).
-      await this.#setup.close();
+      // Nothing of a session that never started may outlive it (lock, relay, seat).
+      await this.#setup?.close();
+      this.#seat?.();
       throw error;
     }
   }
@@ -179,6 +183,7 @@ export class SessionLaunch {
   /** The browser, then CDP access, then what outlives the browser (profile lock, proxy relay), then an own files dir. */
   async close(): Promise<void> {
     await this.browser.close();
+    this.#seat?.();
     await this.#cdp?.close();
     await this.#setup?.close();
     // A per-session dir (HTTP) goes with its session; over stdio the dir is the user's.

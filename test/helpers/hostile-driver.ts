@@ -36,16 +36,18 @@ export class Driver {
   scenarioEnd = 0;
   readonly client: Client;
   readonly site: HostileSite;
-  constructor(client: Client, site: HostileSite) {
+  readonly boundMs: number;
+  constructor(client: Client, site: HostileSite, boundMs = CALL_BOUND_MS) {
     this.client = client;
     this.site = site;
+    this.boundMs = boundMs;
   }
 
   async call(name: string, args: Record<string, unknown> = {}): Promise<string> {
     const started = Date.now();
     let result: Record<string, unknown>;
     try {
-      result = await this.client.callTool({ name, arguments: args }, undefined, { timeout: CALL_BOUND_MS + 10_000 });
+      result = await this.client.callTool({ name, arguments: args }, undefined, { timeout: this.boundMs + 10_000 });
     } catch (error) {
       // Only the upstream has been seen here (a navigate racing an accepted beforeunload).
       this.slow.push(`${name} ${JSON.stringify(args)} got no answer: ${(error as Error).message}`);
@@ -54,7 +56,7 @@ export class Driver {
     }
     const ms = Date.now() - started;
     this.durations.push(ms);
-    if (ms > CALL_BOUND_MS) this.slow.push(`${name} took ${ms} ms`);
+    if (ms > this.boundMs) this.slow.push(`${name} took ${ms} ms`);
     this.shapes.push(shape(name, result));
     this.texts.push(textOf(result));
     return textOf(result);

@@ -1,10 +1,9 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { PODMAN_GLOBAL } from '../../scripts/container/podman-flags.ts';
 
-// podman on this kind of machine (toolchain.md §5): crun and the default
-// rlimits fail on hybrid cgroups; runc with cgroupfs and explicit ulimits works.
-export const PODMAN_GLOBAL = ['--runtime', 'runc', '--cgroup-manager', 'cgroupfs'];
+export { PODMAN_GLOBAL };
 
-/** `podman run` flags of a hardened run: read-only root with the writable paths the image documents. */
+/** `podman run` flags of a hardened run: read-only root with the writable paths the image documents (explicit ulimits: the defaults fail here). */
 export function hardenedRunFlags(name: string): string[] {
   return [
     'run', '--rm', '--name', name,
