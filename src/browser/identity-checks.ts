@@ -2,7 +2,6 @@ import fs from 'node:fs/promises';
 import { ConfigError } from '../config/config-error.ts';
 import type { Config } from '../config/settings.ts';
 import { checkExtensions } from './extensions.ts';
-import { GeoDatabaseMissing, openGeoDatabase } from './geoip/database.ts';
 import { ProfileError, userDataDir } from './profiles/profile-dir.ts';
 
 /**
@@ -45,6 +44,8 @@ export async function checkIdentitySettings(config: Config): Promise<void> {
     }
   }
   if (config.geoipProxyMatch && !config.geoipAllowUnmatched) {
+    // The database reader loads only when GeoIP matching is on.
+    const { GeoDatabaseMissing, openGeoDatabase } = await import('./geoip/database.ts');
     try {
       openGeoDatabase(config.geoipDb);
     } catch (error) {

@@ -36,6 +36,8 @@ export default defineCommand({
     launch?.prepare().catch(() => {});
     const { BridgeSession } = await import('../session/bridge-session.ts');
     if (config.transport === 'streamable-http') {
+      // Before the pool's first launch, so /metrics counts it.
+      await (await import('../metrics/metrics.ts')).enableMetrics();
       const { serveHttp } = await import('../transport/http/http-server.ts');
       const { warmPool } = await import('../session/warm-pool-setup.ts');
       const { takesDefaultLaunch } = await import('../session/bridge-session.ts');

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { metrics, registry as promRegistry } from '../../metrics/metrics.ts';
+import { enableMetrics, metrics } from '../../metrics/metrics.ts';
 import type { SessionRegistry } from '../../session/session-registry.ts';
 import type { WarmPoolInfo } from '../../session/warm-pool.ts';
 
@@ -12,6 +12,7 @@ export async function answerMetrics(res: ServerResponse, registry: SessionRegist
   metrics.sessionsMax.set(registry.limits.max);
   metrics.warmPoolReady.set(pool?.ready ?? 0);
   metrics.warmPoolSize.set(pool?.size ?? 0);
+  const promRegistry = await enableMetrics();
   const body = await promRegistry.metrics();
   res.writeHead(200, { 'content-type': promRegistry.contentType }).end(body);
 }
