@@ -22,7 +22,7 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/worker-loop': html('Busy worker', `<p>worker spins</p><script>new Worker(URL.createObjectURL(new Blob(['for(;;){}'], { type: 'text/javascript' })))</script>`),
   '/never-loads': html('Never loads', '<p>an image that never arrives</p><img src="/hang">'),
   '/redirect-loop': '',
-  '/popups': html('Popups', button('Open popups', 'for (let i = 0; i < 50; i++) window.open("/calm?popup=" + i)')),
+  '/popups': html('Popups', button('Open popups', 'for (let i = 0; i < 25; i++) window.open("/calm?popup=" + i)')),
   '/popup-flood': html('Popup flood', button('Open 500 popups', 'for (let i = 0; i < 500; i++) window.open("about:blank#" + i)')),
   // Grows until the renderer is killed for running out of memory.
   '/oom': html('Out of memory', `<p>allocating</p><script>setTimeout(() => { const keep = []; for (;;) keep.push(new Array(1 << 20).fill(keep.length)); }, 200)</script>`),
