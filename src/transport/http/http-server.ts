@@ -15,7 +15,6 @@ import { legacySse, SSE_PATH, type AnyTransport } from './legacy-sse.ts';
 import { bearerMatches, isLoopbackHost, originProblem, type OriginPolicy } from './guards.ts';
 import { mcpEndpoint } from './mcp-endpoint.ts';
 import { answerMetrics, METRICS_PATH } from './metrics-endpoint.ts';
-import { enableMetrics } from '../../metrics/metrics.ts';
 import { answerProbe, PROBE_PATHS } from './probes.ts';
 import { RPC, sendJson, sendRpcError } from './replies.ts';
 import { tlsOptions } from './tls.ts';
@@ -34,8 +33,6 @@ export interface RunningHttpServer {
 
 /** Streamable HTTP: many clients, one session (and browser) per initialize. */
 export async function serveHttp({ config, log, createSession, pool }: HttpServerOptions): Promise<RunningHttpServer> {
-  // Counted from the first session on (stdio has no /metrics and never loads them).
-  await enableMetrics();
   assertSafeExposure(config, log);
   const tls = tlsOptions(config);
   const registry = new SessionRegistry<AnyTransport>({ max: config.httpSessionMax, idleTtlMs: config.httpSessionIdleTtlMs }, log);
