@@ -175,8 +175,9 @@ describe('hostile pages: every tool call returns, says what happened as upstream
   // with the note that the page was closed.
   test('a 50 MB page: a bounded answer (the snapshot cut with a note, or the page closed with a note), the session goes on (ours)', { timeout: 240_000 }, async (t) => {
     const server = await own(t, 'big-text', ['--max-result-chars', '300000', '--timeout-navigation', '60000']);
-    // 60 s navigation timeout + 3 s margin + 2 s hang probe.
-    const d = new Driver(server.client, site, 65_000);
+    // 60 s navigation timeout + 3 s bridge margin + 2 s hang probe, and slack
+    // for a loaded machine.
+    const d = new Driver(server.client, site, 70_000);
     const nav = await d.go('/big-text');
     if (/Page URL: \S+\/big-text/.test(nav)) {
       // The upstream puts a snapshot that big in a file and links it.
@@ -185,7 +186,9 @@ describe('hostile pages: every tool call returns, says what happened as upstream
       assert.match(text, /lorem ipsum dolor sit amet[\s\S]*Cut: \d+ more characters/);
       t.diagnostic('the 50 MB page loaded; its snapshot was cut');
     } else {
-      assert.match(nav, /Timeout 60000ms exceeded[\s\S]*stopped responding.*it was closed so this session can go on/);
+      // Playwright's navigation timeout (60000 ms) or, when the hung renderer
+      // holds Playwright past it, the bridge's own deadline (63000 ms).
+      assert.match(nav, /Timeout 6[03]000ms exceeded[\s\S]*stopped responding.*it was closed so this session can go on/);
       t.diagnostic('the 50 MB page did not load in 60 s; the answer says so and the page was closed');
     }
     assert.deepEqual(d.slow, []);
