@@ -1,40 +1,70 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  isInitializeRequest,
-  isJSONRPCRequest,
-  LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type JSONRPCMessage,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_INFO, SERVER_OPTIONS } from '../session/server-identity.ts';
+
+// The SDK's own values (types.js), which the real Server negotiates with;
+// importing them would load the SDK's schemas before the browser starts.
+// test/early-stdio.test.ts keeps the copy equal to the SDK's.
+export const LATEST_PROTOCOL_VERSION = '2025-11-25';
+export const SUPPORTED_PROTOCOL_VERSIONS = [LATEST_PROTOCOL_VERSION, '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
+// The SDK's stdio read buffer limit (STDIO_DEFAULT_MAX_BUFFER_SIZE).
+const MAX_BUFFER_BYTES = 10 * 1024 * 1024;
+
+type Validate = (value: unknown) => JSONRPCMessage;
+
+function initializeRequest(message: unknown): { id: RequestId; protocolVersion: string } | undefined {
+  const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { protocolVersion?: unknown } } | null;
+  if (!m || m.jsonrpc !== '2.0' || m.method !== 'initialize' || !(typeof m.id === 'string' || typeof m.id === 'number')) return undefined;
+  return typeof m.params?.protocolVersion === 'string' ? { id: m.id, protocolVersion: m.params.protocolVersion } : undefined;
+}
 
 /**
  * stdio that answers `initialize` at once, before the server is built.
  *
  * Building the session loads playwright-core and checks the browser, which
- * takes most of a second; the handshake does not need any of it. Everything
- * the client sends meanwhile is queued and replayed to the real Server once it
- * connects, the initialize request included (so the Server learns the client's
- * capabilities), and the Server's own, second answer to it is dropped.
+ * takes most of a second; the handshake does not need any of it, nor the SDK
+ * (its schemas alone take ~60 ms on Node, ahead of the browser's launch).
+ * Everything the client sends meanwhile is queued and replayed to the real
+ * Server once it connects, the initialize request included (so the Server
+ * learns the client's capabilities), and the Server's own, second answer to it
+ * is dropped. From the connect on, each line is checked with the SDK's schema,
+ * as the SDK's stdio transport does.
  */
 export class EarlyStdioTransport implements Transport {
-  #inner = new StdioServerTransport();
-  #queue: JSONRPCMessage[] = [];
-  #connected = false;
+  #buffer: Buffer | undefined;
+  #queue: unknown[] = [];
+  #validate: Validate | undefined;
   #answered: RequestId | undefined;
   #onAnswered: (() => void) | undefined;
   onmessage?: Transport['onmessage'];
   onclose?: () => void;
   onerror?: (error: Error) => void;
 
+  #onData = (chunk: Buffer): void => {
+    if ((this.#buffer?.length ?? 0) + chunk.length > MAX_BUFFER_BYTES) {
+      this.#buffer = undefined;
+      this.onerror?.(new Error(`ReadBuffer exceeded maximum size of ${MAX_BUFFER_BYTES} bytes`));
+      void this.close();
+      return;
+    }
+    this.#buffer = this.#buffer ? Buffer.concat([this.#buffer, chunk]) : chunk;
+    for (let end = this.#buffer.indexOf('\n'); end !== -1; end = this.#buffer.indexOf('\n')) {
+      const line = this.#buffer.toString('utf8', 0, end).replace(/\r$/, '');
+      this.#buffer = this.#buffer.subarray(end + 1);
+      try {
+        this.#receive(JSON.parse(line));
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+    }
+  };
+
+  #onError = (error: Error): void => this.onerror?.(error);
+
   /** Starts reading stdin; call as early as possible. */
   async listen(): Promise<void> {
-    this.#inner.onmessage = (message) => this.#receive(message);
-    this.#inner.onclose = () => this.onclose?.();
-    this.#inner.onerror = (error) => this.onerror?.(error);
-    await this.#inner.start();
+    process.stdin.on('data', this.#onData);
+    process.stdin.on('error', this.#onError);
   }
 
   /**
@@ -53,22 +83,29 @@ export class EarlyStdioTransport implements Transport {
     });
   }
 
-  #receive(message: JSONRPCMessage): void {
-    if (this.#connected) return void this.onmessage?.(message);
-    if (this.#answered === undefined && isInitializeRequest(message) && isJSONRPCRequest(message)) {
-      this.#answered = message.id;
-      const requested = message.params.protocolVersion;
-      const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
-      void this.#inner.send({ jsonrpc: '2.0', id: message.id, result: { protocolVersion, capabilities: SERVER_OPTIONS.capabilities, serverInfo: SERVER_INFO, instructions: SERVER_OPTIONS.instructions } });
+  #receive(value: unknown): void {
+    if (this.#validate) return void this.onmessage?.(this.#validate(value));
+    const initialize = this.#answered === undefined ? initializeRequest(value) : undefined;
+    if (initialize) {
+      this.#answered = initialize.id;
+      const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(initialize.protocolVersion) ? initialize.protocolVersion : LATEST_PROTOCOL_VERSION;
+      void this.#write({ jsonrpc: '2.0', id: initialize.id, result: { protocolVersion, capabilities: SERVER_OPTIONS.capabilities, serverInfo: SERVER_INFO, instructions: SERVER_OPTIONS.instructions } });
       this.#onAnswered?.();
     }
-    this.#queue.push(message);
+    this.#queue.push(value);
   }
 
-  /** Called by `Server.connect`: hand over everything queued so far. */
+  /** Called by `Server.connect`: hand over everything queued so far, checked as the SDK checks it. */
   async start(): Promise<void> {
-    this.#connected = true;
-    for (const message of this.#queue.splice(0)) this.onmessage?.(message);
+    const { JSONRPCMessageSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    this.#validate = (value) => JSONRPCMessageSchema.parse(value);
+    for (const value of this.#queue.splice(0)) {
+      try {
+        this.onmessage?.(this.#validate(value));
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+    }
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -76,10 +113,21 @@ export class EarlyStdioTransport implements Transport {
       this.#answered = undefined;
       return;
     }
-    await this.#inner.send(message);
+    await this.#write(message);
+  }
+
+  #write(message: unknown): Promise<void> {
+    return new Promise((resolve) => {
+      if (process.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
+      else process.stdout.once('drain', resolve);
+    });
   }
 
   async close(): Promise<void> {
-    await this.#inner.close();
+    process.stdin.off('data', this.#onData);
+    process.stdin.off('error', this.#onError);
+    if (process.stdin.listenerCount('data') === 0) process.stdin.pause();
+    this.#buffer = undefined;
+    this.onclose?.();
   }
 }

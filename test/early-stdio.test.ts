@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { LATEST_PROTOCOL_VERSION as SDK_LATEST, SUPPORTED_PROTOCOL_VERSIONS as SDK_SUPPORTED } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../src/transport/early-stdio.ts';
+import { useTempDir } from './helpers/fixtures.ts';
+import { waitFor } from './helpers/processes.ts';
+import { RecordingStdioTransport, ROOT, serverCommand, testEnv } from './helpers/server.ts';
+import { CHROMIUM } from './helpers/upstream-cli.ts';
+
+// Over stdio our server answers `initialize` before the SDK is loaded
+// (transport/early-stdio.ts); the real Server's own answer is dropped. So the
+// early answer must negotiate exactly as the SDK does, and as the upstream CLI
+// (same SDK, bundled) answers the same request.
+
+const VERSIONS = ['2024-10-07', '2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '1999-01-01', 'not-a-version'];
+
+/** The protocolVersion a fresh server answers to a first initialize asking for `requested`. */
+async function negotiated(transport: RecordingStdioTransport, requested: string): Promise<string | undefined> {
+  await transport.start();
+  try {
+    transport.child!.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: requested, capabilities: {}, clientInfo: { name: 'early', version: '1' } } })}\n`);
+    const answer = () => transport.stdoutLines.map((line) => JSON.parse(line) as { id?: number; result?: { protocolVersion?: string } }).find((m) => m.id === 1);
+    assert.ok(await waitFor(() => answer() !== undefined, 30_000, 20), `no answer; stderr: ${transport.stderr.slice(-1000)}`);
+    assert.equal(transport.stdoutLines.length, 1, 'one answer to one initialize');
+    return answer()!.result?.protocolVersion;
+  } finally {
+    await transport.close();
+    await transport.exit;
+  }
+}
+
+describe('stdio: the early initialize answer', () => {
+  const dir = useTempDir('early-stdio');
+
+  test('its protocol versions are the SDK\'s', () => {
+    assert.equal(LATEST_PROTOCOL_VERSION, SDK_LATEST);
+    assert.deepEqual(SUPPORTED_PROTOCOL_VERSIONS, SDK_SUPPORTED);
+  });
+
+  test('each requested protocol version is answered as the upstream CLI answers it', { timeout: 240_000 }, async () => {
+    const [command, args] = serverCommand();
+    const cli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
+    for (const version of VERSIONS) {
+      const ours = await negotiated(new RecordingStdioTransport(command, args, testEnv(`${dir.path}/ours`)), version);
+      const upstream = await negotiated(new RecordingStdioTransport(process.execPath, [cli, '--browser', 'chromium', '--executable-path', CHROMIUM, '--headless', '--isolated'], { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' }), version);
+      assert.equal(ours, upstream, `requested ${version}`);
+    }
+  });
+});
