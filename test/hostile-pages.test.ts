@@ -153,6 +153,26 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     assert.match(await d.call('browser_snapshot'), /Calm/);
   });
 
+  // A client that gives up first (its own timeout, a user pressing stop)
+  // cancels the call and gets no answer; the page it leaves behind must not
+  // take every later call of the session down with it.
+  test('a call the client cancels on a script that never yields: the next call says the page was closed and goes on (ours)', { timeout: 90_000 }, async (t) => {
+    const server = await own(t, 'busy-cancel', TIMEOUTS);
+    // Two probes of 3 s and a close of at most 5 s, then the navigate itself.
+    const d = new Driver(server.client, site, 20_000);
+    await d.go('/calm');
+    await assert.rejects(
+      server.client.callTool({ name: 'browser_evaluate', arguments: { function: '() => { for (;;) {} }' } }, undefined, { timeout: 2000 }),
+      /timed out/i,
+    );
+    const next = await d.go('/calm');
+    t.diagnostic(`the call after the cancel took ${d.durations.at(-1)} ms`);
+    assert.match(next, /stopped responding.*it was closed so this session can go on/s);
+    assert.match(next, /Page URL: \S+\/calm/);
+    assert.deepEqual(d.slow, []);
+    assert.match(await d.call('browser_snapshot'), /Calm/);
+  });
+
   test('huge results are bounded with a note: a 200,000-node DOM snapshot and a 100 MB evaluate result (ours)', { timeout: 180_000 }, async (t) => {
     const server = await own(t, 'huge', ['--max-result-chars', '300000']);
     const d = new Driver(server.client, site);

@@ -218,11 +218,11 @@ export class SessionBrowser {
     return this.#notes.splice(0);
   }
 
-  /** Closes pages whose renderer hangs; their URLs. Nothing when no browser runs. */
-  async closeHungPages(): Promise<string[]> {
+  /** Closes pages whose renderer hangs (no answer within probeMs); their URLs. Nothing when no browser runs. */
+  async closeHungPages(probeMs?: number): Promise<string[]> {
     if (!this.running || !this.#pending) return [];
     const context = await this.#pending.catch(() => undefined);
-    return context ? closeUnresponsivePages(context) : [];
+    return context ? closeUnresponsivePages(context, probeMs) : [];
   }
 
   /** Ends the current browser; the next `context()` launches a fresh one. */

@@ -26,6 +26,7 @@ import type { WarmPool } from './warm-pool.ts';
 import { SessionFiles } from './files/session-files.ts';
 import { capResult } from './result-cap.ts';
 import { connectUpstream } from './upstream-link.ts';
+import { HangWatch } from './hang-watch.ts';
 
 // The upstream's own deadline for a tool call, or a Playwright timeout inside it.
 const TIMED_OUT = /Timeout \d+ms exceeded/;
@@ -72,11 +73,13 @@ export class BridgeSession {
   #config: Config;
   #closing: Promise<void> | undefined;
   #starting: Promise<void> | undefined;
+  #hangs: HangWatch;
 
   constructor(options: SessionOptions) {
     this.#options = options;
     this.#launch = options.launch ?? new SessionLaunch(options);
     this.#config = this.#launch.config;
+    this.#hangs = new HangWatch(this.browser, options.log, this.id);
     this.server = new Server(SERVER_INFO, SERVER_OPTIONS);
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.#listTools() }));
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#callTool(request.params, extra));
@@ -206,17 +209,34 @@ export class BridgeSession {
       };
     if (isHidden(params.name, this.#unsafeCodeAllowed))
       throw new McpError(ErrorCode.InvalidParams, `Tool ${UNSAFE_CODE_TOOL} is disabled on this server: it runs code inside the server process. The operator can enable it with --allow-unsafe-code.`);
+    const closedAfterCancel = await this.#hangs.pendingNote();
     const wasRunning = this.browser.running;
-    let result = await forwardToolCall(this.#requireUpstream(), params, extra, this.#deadline(params));
+    let result = await this.#forward(params, extra);
     if (result.isError && wasRunning && !this.browser.running && params.name !== 'browser_close' && !extra.signal.aborted) {
       result = await this.#retryAfterBrowserLoss(params, extra);
     }
-    if (result.isError && TIMED_OUT.test(textOf(result))) result = await this.#recoverFromHang(result);
+    const closedNow = result.isError && TIMED_OUT.test(textOf(result)) ? await this.#hangs.afterTimeout() : undefined;
+    for (const note of [closedAfterCancel, closedNow]) if (note) result = withNote(result, note);
     if (result.isError && CRASHED.test(textOf(result))) result = withNote(result, CRASH_NOTE);
     // In this mode the upstream disposes its backend on browser_close but leaves
     // the browser up; closing it resets the upstream so the next call relaunches.
     if (params.name === 'browser_close') await this.browser.relaunchNext();
     return result;
+  }
+
+  /**
+   * A call the client cancels gets no answer; the page it left may never yield
+   * again. The check starts on the abort itself, before the client's next
+   * request (which may come in the same read) is handled.
+   */
+  async #forward(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]): Promise<CallToolResult> {
+    const onCancel = () => this.#hangs.afterCancel();
+    extra.signal.addEventListener('abort', onCancel, { once: true });
+    try {
+      return await forwardToolCall(this.#requireUpstream(), params, extra, this.#deadline(params));
+    } finally {
+      extra.signal.removeEventListener('abort', onCancel);
+    }
   }
 
   /**
@@ -230,25 +250,12 @@ export class BridgeSession {
   async #retryAfterBrowserLoss(params: Parameters<typeof forwardToolCall>[1], extra: Parameters<typeof forwardToolCall>[2]) {
     this.#options.log.warn(`session ${this.id}: the browser exited during ${params.name}; relaunching and retrying the call once`);
     metrics.browserRelaunches.inc();
-    const retried = await forwardToolCall(this.#requireUpstream(), params, extra, this.#deadline(params));
+    const retried = await this.#forward(params, extra);
     return withNote(retried, 'Note: the browser of this session had exited unexpectedly; it was relaunched and this call retried on a fresh browser (open pages, cookies and storage of the old one are gone).');
   }
 
   #deadline(params: { name: string; arguments?: Record<string, unknown> }): number {
     return callDeadlineMs(params.name, params.arguments, this.#options.upstreamConfig.timeouts?.navigation ?? 60_000);
-  }
-
-  /**
-   * A call that timed out may have met a page whose script never yields; it
-   * would time out every later call too. Such pages are closed and the result
-   * says so (the upstream would leave the session stuck).
-   */
-  async #recoverFromHang<R extends { content?: unknown[] }>(result: R): Promise<R> {
-    const closed = await this.browser.closeHungPages().catch(() => []);
-    if (!closed.length) return result;
-    this.#options.log.warn(`session ${this.id}: closed ${closed.length} unresponsive page(s): ${closed.slice(0, 5).join(', ')}${closed.length > 5 ? ', …' : ''}`);
-    const named = closed.length > 5 ? `s ${closed.slice(0, 5).join(', ')} and ${closed.length - 5} more` : ` ${closed.join(', ')}`;
-    return withNote(result, `Note: the page${named} stopped responding (a script that never yields); ${closed.length > 1 ? 'they were' : 'it was'} closed so this session can go on. Navigate to continue.`);
   }
 
   // Over stdio the one local user started the server and may run code in it, as upstream.
