@@ -1,16 +1,15 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   CallToolRequestSchema,
-  ListResourcesRequestSchema,
-  ReadResourceRequestSchema,
   ErrorCode,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
+  Server,
   ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Client,
+} from '../mcp-sdk.ts';
 import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Config } from '../config/settings.ts';
 import { callDeadlineMs, forwardToolCall } from './forward-call.ts';

@@ -1,6 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, isMcpError, type Client } from '../mcp-sdk.ts';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -45,7 +45,7 @@ export async function forwardToolCall(
     return (await pending) as CallToolResult;
   } catch (error) {
     // The SDK cancels the upstream call (notifications/cancelled) when its timeout fires.
-    if (!(error instanceof McpError) || error.code !== ErrorCode.RequestTimeout || extra.signal.aborted) throw error;
+    if (!isMcpError(error, ErrorCode.RequestTimeout) || extra.signal.aborted) throw error;
     const text = `### Error\nTimeout ${deadlineMs}ms exceeded: ${params.name} did not finish (the page may be stuck); the bridge cancelled it so the session can go on.`;
     return { content: [{ type: 'text', text }], isError: true };
   }

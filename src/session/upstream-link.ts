@@ -1,7 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { pathToFileURL } from 'node:url';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client, LinkedTransport, ListRootsRequestSchema } from '../mcp-sdk.ts';
 import { createConnection } from '@playwright/mcp';
 import type { BrowserContext } from 'playwright-core';
 import type { UpstreamConfig } from '../config/upstream.ts';
@@ -18,7 +16,7 @@ export async function connectUpstream(config: UpstreamConfig, contextGetter: () 
   // The upstream's type names playwright's BrowserContext; ours is the same
   // pinned playwright-core, deduped to one copy.
   const server = await createConnection(config, contextGetter as Parameters<typeof createConnection>[1]);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const [clientSide, serverSide] = LinkedTransport.pair();
   await server.connect(serverSide);
   const client = new Client({ name: `${PACKAGE_NAME}-bridge`, version: PACKAGE_VERSION }, { capabilities: workspaceDir ? { roots: {} } : {} });
   if (workspaceDir) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(workspaceDir).href, name: 'session' }] }));

@@ -10,8 +10,6 @@ export const SUPPORTED_PROTOCOL_VERSIONS = [LATEST_PROTOCOL_VERSION, '2025-06-18
 // The SDK's stdio read buffer limit (STDIO_DEFAULT_MAX_BUFFER_SIZE).
 const MAX_BUFFER_BYTES = 10 * 1024 * 1024;
 
-type Validate = (value: unknown) => JSONRPCMessage;
-
 function initializeRequest(message: unknown): { id: RequestId; protocolVersion: string } | undefined {
   const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { protocolVersion?: unknown } } | null;
   if (!m || m.jsonrpc !== '2.0' || m.method !== 'initialize' || !(typeof m.id === 'string' || typeof m.id === 'number')) return undefined;
@@ -27,13 +25,14 @@ function initializeRequest(message: unknown): { id: RequestId; protocolVersion: 
  * Everything the client sends meanwhile is queued and replayed to the real
  * Server once it connects, the initialize request included (so the Server
  * learns the client's capabilities), and the Server's own, second answer to it
- * is dropped. From the connect on, each line is checked with the SDK's schema,
- * as the SDK's stdio transport does.
+ * is dropped. Lines that are JSON but no JSON-RPC message go to the Server,
+ * whose protocol layer reports and drops them (the SDK's stdio transport
+ * drops them one step earlier).
  */
 export class EarlyStdioTransport implements Transport {
   #buffer: Buffer | undefined;
   #queue: unknown[] = [];
-  #validate: Validate | undefined;
+  #connected = false;
   #answered: RequestId | undefined;
   #onAnswered: (() => void) | undefined;
   onmessage?: Transport['onmessage'];
@@ -84,7 +83,7 @@ export class EarlyStdioTransport implements Transport {
   }
 
   #receive(value: unknown): void {
-    if (this.#validate) return void this.onmessage?.(this.#validate(value));
+    if (this.#connected) return this.#deliver(value);
     const initialize = this.#answered === undefined ? initializeRequest(value) : undefined;
     if (initialize) {
       this.#answered = initialize.id;
@@ -95,16 +94,20 @@ export class EarlyStdioTransport implements Transport {
     this.#queue.push(value);
   }
 
-  /** Called by `Server.connect`: hand over everything queued so far, checked as the SDK checks it. */
+  /** Called by `Server.connect`: hand over everything queued so far. */
   async start(): Promise<void> {
-    const { JSONRPCMessageSchema } = await import('@modelcontextprotocol/sdk/types.js');
-    this.#validate = (value) => JSONRPCMessageSchema.parse(value);
-    for (const value of this.#queue.splice(0)) {
-      try {
-        this.onmessage?.(this.#validate(value));
-      } catch (error) {
-        this.onerror?.(error as Error);
-      }
+    this.#connected = true;
+    for (const value of this.#queue.splice(0)) this.#deliver(value);
+  }
+
+  // Input is the client's: whatever the protocol layer throws on (a nesting
+  // too deep to print, say) is reported and dropped, never fatal.
+  #deliver(value: unknown): void {
+    try {
+      if ((value as { jsonrpc?: unknown } | null)?.jsonrpc !== '2.0') throw new Error('Not a JSON-RPC 2.0 message');
+      this.onmessage?.(value as JSONRPCMessage);
+    } catch (error) {
+      this.onerror?.(error as Error);
     }
   }
 

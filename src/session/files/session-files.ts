@@ -1,7 +1,8 @@
 import { watch, type FSWatcher } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ErrorCode, McpError, type Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '../../mcp-sdk.ts';
 import { isText, mimeTypeOf } from './mime.ts';
 
 export const RESOURCE_SCHEME = 'stealth-playwright-mcp:';

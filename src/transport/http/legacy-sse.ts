@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SSEServerTransport, type StreamableHTTPServerTransport } from '../../mcp-sdk.ts';
 import type { Logger } from '../../log.ts';
 import { metrics } from '../../metrics/metrics.ts';
 import type { BridgeSession } from '../../session/bridge-session.ts';

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, StreamableHTTPServerTransport } from '../../mcp-sdk.ts';
 import type { Logger } from '../../log.ts';
 import type { BridgeSession } from '../../session/bridge-session.ts';
 import { readSessionOverrides, SessionOverridesError, type SessionOverrides } from '../../session/session-overrides.ts';
