@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 import { LATEST_PROTOCOL_VERSION as SDK_LATEST, SUPPORTED_PROTOCOL_VERSIONS as SDK_SUPPORTED } from '@modelcontextprotocol/sdk/types.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../src/transport/early-stdio.ts';
 import { useTempDir } from './helpers/fixtures.ts';
 import { waitFor } from './helpers/processes.ts';
-import { RecordingStdioTransport, ROOT, serverCommand, testEnv } from './helpers/server.ts';
-import { CHROMIUM } from './helpers/upstream-cli.ts';
+import { RecordingStdioTransport, serverCommand, testEnv } from './helpers/server.ts';
+import { upstreamTransport } from './helpers/upstream-cli.ts';
 
 // Over stdio our server answers `initialize` before the SDK is loaded
 // (transport/early-stdio.ts); the real Server's own answer is dropped. So the
@@ -40,10 +39,9 @@ describe('stdio: the early initialize answer', () => {
 
   test('each requested protocol version is answered as the upstream CLI answers it', { timeout: 240_000 }, async () => {
     const [command, args] = serverCommand();
-    const cli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
     for (const version of VERSIONS) {
       const ours = await negotiated(new RecordingStdioTransport(command, args, testEnv(`${dir.path}/ours`)), version);
-      const upstream = await negotiated(new RecordingStdioTransport(process.execPath, [cli, '--browser', 'chromium', '--executable-path', CHROMIUM, '--headless', '--isolated'], { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' }), version);
+      const upstream = await negotiated(upstreamTransport(`${dir.path}/upstream`), version);
       assert.equal(ours, upstream, `requested ${version}`);
     }
   });

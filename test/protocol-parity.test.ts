@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
 import { waitFor } from './helpers/processes.ts';
-import { RecordingStdioTransport, ROOT, serverCommand, testEnv } from './helpers/server.ts';
-import { CHROMIUM } from './helpers/upstream-cli.ts';
+import { RecordingStdioTransport, serverCommand, testEnv } from './helpers/server.ts';
+import { upstreamTransport } from './helpers/upstream-cli.ts';
 
 // Our server and the upstream CLI answer MCP through the same SDK (the copy
 // bundled in playwright-core): a client that sends a bad request gets the
@@ -50,10 +49,9 @@ describe('protocol errors, ours beside the upstream CLI', () => {
 
   test('every bad request gets the error the upstream CLI gives, code and message', { timeout: 120_000 }, async (t) => {
     const [command, args] = serverCommand();
-    const cli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
     const [ours, upstream] = await Promise.all([
       answers(new RecordingStdioTransport(command, args, testEnv(`${dir.path}/ours`))),
-      answers(new RecordingStdioTransport(process.execPath, [cli, '--browser', 'chromium', '--executable-path', CHROMIUM, '--headless', '--isolated'], { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' })),
+      answers(upstreamTransport(`${dir.path}/upstream`)),
     ]);
     for (const [name] of REQUESTS) {
       t.diagnostic(`${name}: ${upstream.get(name)!.slice(0, 160)}`);
