@@ -207,9 +207,11 @@ describe('hostile pages: every tool call returns, says what happened as upstream
       t.diagnostic('the 50 MB page loaded; its snapshot was cut');
     } else {
       // Playwright's navigation timeout (60000 ms) or, when the hung renderer
-      // holds Playwright past it, the bridge's own deadline (63000 ms).
-      assert.match(nav, /Timeout 6[03]000ms exceeded[\s\S]*stopped responding.*it was closed so this session can go on/);
-      t.diagnostic('the 50 MB page did not load in 60 s; the answer says so and the page was closed');
+      // holds Playwright past it, the bridge's own deadline (63000 ms). A
+      // renderer still parsing answers the hang probe and keeps its page.
+      assert.match(nav, /Timeout 6[03]000ms exceeded/);
+      const closed = /stopped responding.*it was closed so this session can go on/.test(nav);
+      t.diagnostic(`the 50 MB page did not load in 60 s; the answer says so${closed ? ' and the page was closed' : ' (the renderer still answered, so the page stayed)'}`);
     }
     assert.deepEqual(d.slow, []);
     await d.go('/calm');
