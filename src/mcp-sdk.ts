@@ -14,6 +14,8 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import { utilsBundle } from './playwright-bundles.ts';
 
+export { isInitializeRequest } from './mcp-initialize.ts';
+
 // The MCP SDK this process runs on is the copy the upstream already brings
 // (bundled in playwright-core's utilsBundle, which every session loads): the
 // upstream's own Server answers through it, and ours speaks to clients the
@@ -125,10 +127,3 @@ export class LinkedTransport implements Transport {
   }
 }
 
-/** The SDK's isInitializeRequest: an `initialize` whose params have the fields InitializeRequestSchema requires. */
-export function isInitializeRequest(value: unknown): boolean {
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (!isObject(value) || value.method !== 'initialize' || !isObject(value.params)) return false;
-  const { protocolVersion, capabilities, clientInfo } = value.params;
-  return typeof protocolVersion === 'string' && isObject(capabilities) && isObject(clientInfo) && typeof clientInfo.name === 'string' && typeof clientInfo.version === 'string';
-}

@@ -48,9 +48,9 @@ export class HangWatch {
 
   #noteFor(closed: string[]): string | undefined {
     if (!closed.length) return undefined;
-    const listed = `${closed.slice(0, 5).join(', ')}${closed.length > 5 ? ', …' : ''}`;
-    this.#log.warn(`session ${this.#sessionId}: closed ${closed.length} unresponsive page(s): ${listed}`);
-    const named = closed.length > 5 ? `s ${closed.slice(0, 5).join(', ')} and ${closed.length - 5} more` : ` ${closed.join(', ')}`;
+    const first = closed.slice(0, 5).join(', ');
+    this.#log.warn(`session ${this.#sessionId}: closed ${closed.length} unresponsive page(s): ${first}${closed.length > 5 ? ', …' : ''}`);
+    const named = closed.length > 5 ? `s ${first} and ${closed.length - 5} more` : ` ${first}`;
     return `Note: the page${named} stopped responding (a script that never yields); ${closed.length > 1 ? 'they were' : 'it was'} closed so this session can go on. Navigate to continue.`;
   }
 }

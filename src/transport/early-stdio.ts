@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest } from '../mcp-initialize.ts';
 import { SERVER_INFO, SERVER_OPTIONS } from '../session/server-identity.ts';
 
 // The SDK's own values (types.js), which the real Server negotiates with;
@@ -10,10 +11,11 @@ export const SUPPORTED_PROTOCOL_VERSIONS = [LATEST_PROTOCOL_VERSION, '2025-06-18
 // The SDK's stdio read buffer limit (STDIO_DEFAULT_MAX_BUFFER_SIZE).
 const MAX_BUFFER_BYTES = 10 * 1024 * 1024;
 
+/** An initialize request as the SDK's Server would accept it (the old check: isInitializeRequest && isJSONRPCRequest). */
 function initializeRequest(message: unknown): { id: RequestId; protocolVersion: string } | undefined {
-  const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { protocolVersion?: unknown } } | null;
-  if (!m || m.jsonrpc !== '2.0' || m.method !== 'initialize' || !(typeof m.id === 'string' || typeof m.id === 'number')) return undefined;
-  return typeof m.params?.protocolVersion === 'string' ? { id: m.id, protocolVersion: m.params.protocolVersion } : undefined;
+  if (!isInitializeRequest(message)) return undefined;
+  const { jsonrpc, id } = message as { jsonrpc?: unknown; id?: unknown };
+  return jsonrpc === '2.0' && (typeof id === 'string' || typeof id === 'number') ? { id, protocolVersion: message.params.protocolVersion } : undefined;
 }
 
 /**
