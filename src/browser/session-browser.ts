@@ -16,6 +16,7 @@ import { guardPages } from './page-guard.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { maskCredentialsIn } from './proxy/proxy-url.ts';
 import { mergeArgs } from './stealth-profile.ts';
+import { spawnAheadReport } from './spawn-ahead/spawn-ahead.ts';
 
 /** How a session adds to each launch (CDP debugging port), holds its licence seat and hears of a browser's end. */
 export interface BrowserHooks {
@@ -102,6 +103,8 @@ export class SessionBrowser {
       consoleFallback: plan.consoleFallback,
       consoleFallbackActive: this.#consoleFallbackActive,
       prelaunched: this.#warm,
+      // Over stdio: whether Chromium was started from the last start's command line, before playwright-core loaded.
+      spawnAhead: spawnAheadReport(),
       attached: plan.attach ? { kind: plan.attach.kind, endpoint: displayEndpoint(plan.attach.endpoint), ownContext: plan.attach.ownContext, fingerprint: 'not managed: the attached browser is used as it is' } : null,
       humanize: plan.humanize,
       switches: plan.switches,

@@ -7,6 +7,15 @@ export default defineCommand({
   async run({ rawArgs }) {
     const { readConfig } = await import('./startup.ts');
     const { config: ownConfig, log, upstream } = readConfig(rawArgs);
+    // Before any browser: kill those a SIGKILLed predecessor left, and record ours.
+    const { startInstance, instanceLaunchArgs } = await import('../instance/instance.ts');
+    await startInstance(ownConfig.runtimeDir ?? (await import('../instance/runtime-dir.ts')).defaultRuntimeDir(), log);
+    // Over stdio Chromium starts now, before playwright-core loads (browser/spawn-ahead).
+    if (ownConfig.transport === 'stdio' && ownConfig.browserPrelaunch) {
+      const { spawnAhead } = await import('../browser/spawn-ahead/spawn-ahead.ts');
+      const seed = spawnAhead({ cacheDir: ownConfig.cacheDir, argv: rawArgs, marker: instanceLaunchArgs()[0], log });
+      (await import('../browser/stealth-profile.ts')).reserveSeed(seed);
+    }
     // stdio answers initialize while the rest starts (see transport/early-stdio.ts).
     const early = ownConfig.transport === 'stdio' ? new (await import('../transport/early-stdio.ts')).EarlyStdioTransport() : undefined;
     await early?.listen();
@@ -16,9 +25,6 @@ export default defineCommand({
     const adopted = adoptLaunchOptions(ownConfig, await resolveUpstreamConfig(ownConfig, process.env, upstream));
     const { config, upstream: upstreamConfig } = adopted;
     for (const note of adopted.notes) log.warn(note);
-    // Before any browser: kill those a SIGKILLed predecessor left, and record ours.
-    const { startInstance } = await import('../instance/instance.ts');
-    await startInstance(config.runtimeDir ?? (await import('../instance/runtime-dir.ts')).defaultRuntimeDir(), log);
     // Under the container launcher: liveness pings and the on-demand display.
     if (config.launcherControl) await (await import('../container/server-link.ts')).connectLauncher(config.launcherControl, log);
     await (await import('../browser/identity-checks.ts')).checkIdentitySettings(config);

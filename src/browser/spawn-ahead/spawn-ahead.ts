@@ -1,0 +1,162 @@
+import childProcess, { type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Logger } from '../../log.ts';
+import { PACKAGE_VERSION } from '../../package-info.ts';
+import { fillRecipe, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, sameLaunch, sameRecipe, toRecipe, writeRecipe } from './spawn-recipe.ts';
+
+// Over stdio the first tool call waits for Chromium's start (~200 ms), which
+// itself waits for playwright-core to load (~100 ms in the binary, ~300 ms on
+// Node) and the upstream config to resolve. Neither is needed to start the
+// process: the command line is the one the last start with the same inputs
+// used. So Chromium starts first, from that recipe, and when Playwright asks
+// for the very same process a moment later, it gets the running one. The
+// browser is the same either way: same executable, switches and environment;
+// only the time differs. Anything that does not match exactly is killed and
+// Playwright spawns as usual.
+
+/** How long an unclaimed process may wait for Playwright (a start that failed on the way). */
+const CLAIM_DEADLINE_MS = 60_000;
+/** Recipes kept (one per set of inputs); the oldest go first. */
+const KEPT_RECIPES = 16;
+// Inputs that decide the command line; the rest of the environment reaches
+// Chromium the same way on both paths, as the process's own.
+const KEY_ENV = /^(PLAYWRIGHT_|STEALTH_|CLOAKBROWSER_|HOME$|XDG_|DISPLAY$|WAYLAND_DISPLAY$|TMPDIR$)/;
+
+interface Ahead {
+  command: string;
+  args: string[];
+  child: ChildProcess;
+  profileDir: string;
+}
+
+export type SpawnAheadReport = { state: 'adopted' | 'off' | 'no recipe yet' | 'recorded' | 'discarded' | 'not recordable' | 'pending'; why?: string };
+
+const originalSpawn = childProcess.spawn;
+let run: { file: string; seed: number; marker: string | undefined; log: Logger; ahead?: Ahead; recorded: boolean; report: SpawnAheadReport } | undefined;
+
+/** What happened to this process's early start, for stealth_bridge_info. */
+export function spawnAheadReport(): SpawnAheadReport {
+  return run?.report ?? { state: 'off' };
+}
+
+/**
+ * Starts Chromium from the recipe, if there is one, and watches Playwright's
+ * first launch to adopt it or to record the recipe for the next start.
+ * Returns the fingerprint seed the session's launch plan must use.
+ */
+export function spawnAhead(options: { cacheDir: string; argv: readonly string[]; marker: string | undefined; log: Logger }): number {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => KEY_ENV.test(name)));
+  const key = recipeKey({ argv: options.argv, env, cwd: process.cwd(), version: `${PACKAGE_VERSION} ${process.version}`, execPath: process.execPath });
+  const file = recipeFile(options.cacheDir, key);
+  const seed = crypto.randomInt(10_000, 100_000);
+  run = { file, seed, marker: options.marker, log: options.log, recorded: false, report: { state: 'no recipe yet' } };
+  childProcess.spawn = hookedSpawn as typeof childProcess.spawn;
+  const recipe = readRecipe(file);
+  if (!recipe) return seed;
+  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), PROFILE_PREFIX));
+  const args = fillRecipe(recipe, { profileDir, seed, marker: options.marker });
+  if (!args || !fs.existsSync(recipe.command)) {
+    fs.rmSync(profileDir, { recursive: true, force: true });
+    run.report = { state: 'discarded', why: args ? `${recipe.command} is gone` : 'no instance marker' };
+    return seed;
+  }
+  // As Playwright spawns it (processLauncher.ts): its own process group, the
+  // DevTools pipe on fds 3 and 4, this process's environment.
+  const child = originalSpawn(recipe.command, args, { detached: process.platform !== 'win32', env: process.env, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
+  // Unclaimed, it must not keep this process alive; Playwright's own handles do once it is claimed.
+  setRef(child, false);
+  const ahead: Ahead = { command: recipe.command, args, child, profileDir };
+  run.ahead = ahead;
+  run.report = { state: 'pending' };
+  child.once('close', () => fs.rm(profileDir, { recursive: true, force: true }, () => {}));
+  child.once('error', (error) => discard(`it did not start: ${error.message}`));
+  const deadline = setTimeout(() => discard(`Playwright did not claim it within ${CLAIM_DEADLINE_MS / 1000} s`), CLAIM_DEADLINE_MS);
+  deadline.unref();
+  child.once('close', () => clearTimeout(deadline));
+  // Whatever ends this process ends an unclaimed browser too; a claimed one is Playwright's.
+  process.once('exit', () => {
+    if (run?.ahead === ahead) kill(child);
+    fs.rmSync(profileDir, { recursive: true, force: true });
+  });
+  options.log.debug(`browser started ahead from ${path.basename(file)} (pid ${child.pid})`);
+  return seed;
+}
+
+function setRef(child: ChildProcess, ref: boolean): void {
+  for (const handle of [child, ...child.stdio] as ({ ref?(): void; unref?(): void } | null)[]) {
+    if (ref) handle?.ref?.();
+    else handle?.unref?.();
+  }
+}
+
+function kill(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(process.platform === 'win32' ? child.pid : -child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function discard(why: string): void {
+  const ahead = run?.ahead;
+  if (!run || !ahead) return;
+  run.ahead = undefined;
+  run.report = { state: 'discarded', why };
+  kill(ahead.child);
+  run.log.debug(`browser started ahead was not used: ${why}`);
+}
+
+// Only Playwright's browser launches: five pipes, no shell.
+function isBrowserLaunch(options: unknown): options is childProcess.SpawnOptions {
+  const stdio = (options as childProcess.SpawnOptions | undefined)?.stdio;
+  return Array.isArray(stdio) && stdio.length === 5 && !(options as childProcess.SpawnOptions).shell;
+}
+
+function hookedSpawn(this: unknown, command: string, args: readonly string[], options: unknown): ChildProcess {
+  const current = run;
+  if (!current || typeof command !== 'string' || !Array.isArray(args) || !isBrowserLaunch(options) || current.recorded)
+    return (originalSpawn as (...a: unknown[]) => ChildProcess).apply(this, [command, args, options]);
+  current.recorded = true;
+  // Another environment (a licence key for the keyed build) cannot be started ahead without it on disk.
+  const ownEnv = options.env === process.env;
+  const recipe = ownEnv ? toRecipe(command, args, { seed: current.seed, marker: current.marker }) : 'its own environment';
+  const ahead = current.ahead;
+  current.ahead = undefined;
+  if (ahead) {
+    const alive = ahead.child.pid !== undefined && ahead.child.exitCode === null && ahead.child.signalCode === null;
+    if (ownEnv && alive && ahead.command === command && sameLaunch(ahead.args, args) && options.detached === (process.platform !== 'win32')) {
+      setRef(ahead.child, true);
+      current.report = { state: 'adopted' };
+      current.log.debug('Playwright adopted the browser started ahead');
+      return ahead.child;
+    }
+    current.ahead = ahead;
+    discard(!alive ? 'it exited before Playwright asked for it' : 'the launch differs from the recipe (settings changed since the last start)');
+  }
+  if (typeof recipe === 'string') {
+    if (!ahead) current.report = { state: 'not recordable', why: recipe };
+    fs.rmSync(current.file, { force: true });
+  } else if (!sameRecipe(recipe, readRecipe(current.file) ?? { ...recipe, args: [] })) {
+    try {
+      writeRecipe(current.file, recipe);
+      prune(path.dirname(current.file));
+      if (!ahead) current.report = { state: 'recorded', why: 'the next start with these settings starts Chromium ahead' };
+    } catch (error) {
+      current.log.debug(`cannot keep the launch recipe: ${(error as Error).message}`);
+    }
+  }
+  return (originalSpawn as (...a: unknown[]) => ChildProcess).apply(this, [command, args, options]);
+}
+
+function prune(dir: string): void {
+  const files = fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => ({ file: path.join(dir, name), at: fs.statSync(path.join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const { file } of files.slice(KEPT_RECIPES)) fs.rmSync(file, { force: true });
+}

@@ -1,0 +1,108 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as v from 'valibot';
+
+// The command line Playwright started Chromium with on the last start that had
+// the same inputs (argv, environment, working directory, version), with its
+// per-run values (profile dir, fingerprint seed, instance marker) as holes.
+// A wrong or stale recipe costs one wasted spawn: the adoption compares it with
+// what Playwright really asks for, switch by switch.
+
+const PROFILE = '{{profile}}';
+const SEED = '{{seed}}';
+const MARKER = '{{marker}}';
+
+/** The prefix of Playwright's own temporary profile dirs (browserType.ts _prepareToLaunch). */
+export const PROFILE_PREFIX = 'playwright_chromiumdev_profile-';
+
+const RecipeSchema = v.object({
+  version: v.literal(1),
+  command: v.pipe(v.string(), v.minLength(1)),
+  args: v.pipe(v.array(v.string()), v.maxLength(500)),
+});
+export type SpawnRecipe = v.InferOutput<typeof RecipeSchema>;
+
+/** What one run fills the holes with. */
+export interface RunValues {
+  profileDir: string;
+  seed: number;
+  marker: string | undefined;
+}
+
+/** Everything that decides the launch command line. The environment is hashed, never stored. */
+export function recipeKey(inputs: { argv: readonly string[]; env: NodeJS.ProcessEnv; cwd: string; version: string; execPath: string }): string {
+  const env = Object.entries(inputs.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return crypto.createHash('sha256').update(JSON.stringify([inputs.argv, env, inputs.cwd, inputs.version, inputs.execPath])).digest('hex').slice(0, 32);
+}
+
+export function recipeFile(cacheDir: string, key: string): string {
+  return path.join(cacheDir, 'launch-recipes', `${key}.json`);
+}
+
+const PROFILE_ARG = '--user-data-dir=';
+
+/**
+ * The recipe of a launch, or why it cannot have one: only Playwright's own
+ * throwaway profile can be swapped for ours, and a proxy switch may carry
+ * credentials, which never go to disk.
+ */
+export function toRecipe(command: string, args: readonly string[], run: Omit<RunValues, 'profileDir'>): SpawnRecipe | string {
+  const profiles = args.filter((a) => a.startsWith(PROFILE_ARG));
+  if (profiles.length !== 1) return 'no single --user-data-dir';
+  const dir = profiles[0]!.slice(PROFILE_ARG.length);
+  if (path.dirname(dir) !== os.tmpdir() || !path.basename(dir).startsWith(PROFILE_PREFIX)) return 'a persistent profile';
+  if (args.some((a) => a.startsWith('--proxy-server'))) return 'a proxy';
+  // A session's CDP port is leased per start: the recipe would never match.
+  if (args.some((a) => a.startsWith('--remote-debugging-port'))) return 'a CDP port';
+  const seedArg = `--fingerprint=${run.seed}`;
+  return {
+    version: 1,
+    command,
+    args: args.map((a) => (a.startsWith(PROFILE_ARG) ? PROFILE_ARG + PROFILE : a === seedArg ? `--fingerprint=${SEED}` : run.marker !== undefined && a === run.marker ? MARKER : a)),
+  };
+}
+
+/** The command line of this run; undefined when the recipe needs a marker this run has none of. */
+export function fillRecipe(recipe: SpawnRecipe, run: RunValues): string[] | undefined {
+  if (recipe.args.includes(MARKER) && run.marker === undefined) return undefined;
+  return recipe.args.map((a) => (a === PROFILE_ARG + PROFILE ? PROFILE_ARG + run.profileDir : a === `--fingerprint=${SEED}` ? `--fingerprint=${run.seed}` : a === MARKER ? run.marker! : a));
+}
+
+/** The same launch, but for the profile dir (each side made its own). */
+export function sameLaunch(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((arg, i) => arg === b[i] || (arg.startsWith(PROFILE_ARG) && b[i]!.startsWith(PROFILE_ARG)));
+}
+
+export function sameRecipe(a: SpawnRecipe, b: SpawnRecipe): boolean {
+  return a.command === b.command && a.args.length === b.args.length && a.args.every((arg, i) => arg === b.args[i]);
+}
+
+/** The stored recipe; a missing, unreadable or malformed file is no recipe (a malformed one is removed). */
+export function readRecipe(file: string): SpawnRecipe | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    return v.parse(RecipeSchema, JSON.parse(text));
+  } catch {
+    fs.rmSync(file, { force: true });
+    return undefined;
+  }
+}
+
+/** Written whole or not at all (a temp file renamed over the old one), readable by this user only. */
+export function writeRecipe(file: string, recipe: SpawnRecipe): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temp, JSON.stringify(recipe), { mode: 0o600 });
+    fs.renameSync(temp, file);
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+}

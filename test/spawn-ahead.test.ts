@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { useTempDir } from './helpers/fixtures.ts';
+import { commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
+import { connect, localInfo, runToEnd, serverCommand, testEnv, type Connected } from './helpers/server.ts';
+
+// Over stdio a start with the same settings as the last one starts Chromium
+// before playwright-core loads, from the command line Playwright used then;
+// Playwright then gets that very process. What a user sees: the same browser
+// (switches, environment, their session's seed), nothing stray, and a launch
+// that changed since is launched as asked.
+
+type Report = { state: string; why?: string };
+
+async function startedAhead(server: Connected): Promise<{ report: Report; seed: number; running: boolean }> {
+  const info = await localInfo(server.client);
+  return { report: info.session.launch.spawnAhead, seed: info.session.launch.seed, running: info.session.browserRunning };
+}
+
+/** The server's browser main processes (not Chromium's helpers). */
+function browserRoots(server: Connected): number[] {
+  return descendants(server.transport.pid).filter((pid) => commandLine(pid).includes('--remote-debugging-pipe') && !commandLine(pid).includes('--type='));
+}
+
+async function oneBrowser(server: Connected): Promise<number> {
+  assert.ok(await waitFor(() => browserRoots(server).length === 1, 15_000), `one browser: ${browserRoots(server).map(commandLine).join('\n')}`);
+  return browserRoots(server)[0]!;
+}
+
+async function waitRunning(server: Connected): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await startedAhead(server)).running && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+}
+
+async function stop(server: Connected): Promise<void> {
+  await server.client.close();
+  await server.transport.exit;
+}
+
+/** The command line without what differs per start by design. */
+const stable = (line: string) =>
+  line
+    .split(' ')
+    .filter((a) => !/^--(user-data-dir|fingerprint|stealth-playwright-mcp-instance)=/.test(a))
+    .join(' ');
+
+const profilesIn = (dir: string) => fs.readdirSync(dir).filter((name) => name.startsWith('playwright_chromiumdev_profile-'));
+
+describe('stdio: Chromium started ahead from the last start\'s command line', () => {
+  const out = useTempDir('spm-ahead-out-');
+  const cache = useTempDir('spm-ahead-cache-');
+  const tmp = useTempDir('spm-ahead-tmp-');
+  const env = () => testEnv(out.path, { STEALTH_CACHE_DIR: cache.path, TMPDIR: tmp.path });
+
+  test('the second start gets the browser started ahead: the same command line with its own seed, and nothing left behind', async () => {
+    const first = await connect(env());
+    await waitRunning(first);
+    const firstFacts = await startedAhead(first);
+    assert.equal(firstFacts.report.state, 'recorded', JSON.stringify(firstFacts.report));
+    const firstLine = commandLine(await oneBrowser(first));
+    await stop(first);
+
+    const second = await connect(env());
+    await waitRunning(second);
+    const facts = await startedAhead(second);
+    assert.equal(facts.report.state, 'adopted', JSON.stringify(facts.report));
+    const root = await oneBrowser(second);
+    const line = commandLine(root);
+    assert.equal(stable(line), stable(firstLine), 'the same switches as a launch by Playwright');
+    assert.ok(line.includes(`--fingerprint=${facts.seed}`), `the browser carries the session's seed ${facts.seed}: ${line}`);
+    assert.notEqual(facts.seed, firstFacts.seed);
+    const nav = await second.client.callTool({ name: 'browser_navigate', arguments: { url: 'data:text/html,<title>ahead</title><h1>started ahead</h1>' } });
+    assert.ok(!nav.isError, JSON.stringify(nav));
+    assert.match(JSON.stringify(nav), /started ahead/);
+    await stop(second);
+    assert.ok(await waitFor(() => !isAlive(root), 5000), 'the browser ends with the server');
+    assert.ok(await waitFor(() => profilesIn(tmp.path).length === 0, 5000), `profiles left: ${profilesIn(tmp.path)}`);
+  });
+
+  test('a launch that changed since the recipe: the early browser is killed, the new launch is used, the next start adopts again', async () => {
+    const config = path.join(cache.path, 'upstream.json');
+    const write = (value: string) => fs.writeFileSync(config, JSON.stringify({ browser: { launchOptions: { args: [`--spm-test-switch=${value}`] } } }));
+    write('one');
+    await stop(await connect(env(), ['--config', config]));
+    write('two');
+    const changed = await connect(env(), ['--config', config]);
+    await waitRunning(changed);
+    const facts = await startedAhead(changed);
+    assert.equal(facts.report.state, 'discarded', JSON.stringify(facts.report));
+    assert.match(facts.report.why ?? '', /differs/);
+    const root = await oneBrowser(changed);
+    assert.match(commandLine(root), /--spm-test-switch=two/);
+    await stop(changed);
+    const again = await connect(env(), ['--config', config]);
+    await waitRunning(again);
+    assert.equal((await startedAhead(again)).report.state, 'adopted');
+    assert.match(commandLine(await oneBrowser(again)), /--spm-test-switch=two/);
+    await stop(again);
+    assert.ok(await waitFor(() => profilesIn(tmp.path).length === 0, 5000), `profiles left: ${profilesIn(tmp.path)}`);
+  });
+
+  test('a start that fails after the early browser started leaves no browser and no profile', async () => {
+    const config = path.join(cache.path, 'failing.json');
+    fs.writeFileSync(config, JSON.stringify({ browser: { launchOptions: { args: ['--spm-test-failing=1'] } } }));
+    await stop(await connect(env(), ['--config', config]));
+    fs.writeFileSync(config, '{ not json');
+    const [command, args] = serverCommand();
+    const failed = await runToEnd(command, [...args, '--config', config], env(), 30_000);
+    assert.notEqual(failed.code, 0, failed.stderr);
+    assert.match(failed.stderr, /browser started ahead/, 'the early browser did start');
+    const stray = () => descendants(1).filter((pid) => commandLine(pid).includes('--spm-test-failing=1'));
+    assert.ok(await waitFor(() => stray().length === 0, 5000), `stray: ${stray().map(commandLine).join('\n')}`);
+    assert.ok(await waitFor(() => profilesIn(tmp.path).length === 0, 5000), `profiles left: ${profilesIn(tmp.path)}`);
+  });
+
+  test('a damaged recipe file is ignored and written anew; --browser-prelaunch=false starts nothing ahead', async () => {
+    const dir = path.join(cache.path, 'launch-recipes');
+    for (const name of fs.readdirSync(dir)) fs.writeFileSync(path.join(dir, name), '{"version":1,"command":42');
+    const server = await connect(env());
+    await waitRunning(server);
+    assert.equal((await startedAhead(server)).report.state, 'recorded');
+    await oneBrowser(server);
+    await stop(server);
+    const parsed = fs.readdirSync(dir).map((name) => {
+      try {
+        return JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as { args: string[] };
+      } catch {
+        return undefined;
+      }
+    });
+    // The starts of the other tests had other settings: their files stay as damaged as they were.
+    assert.equal(parsed.filter((r) => r?.args.includes('--user-data-dir={{profile}}')).length, 1, 'the recipe of these settings is valid again');
+    assert.ok(fs.readdirSync(dir).every((name) => (fs.statSync(path.join(dir, name)).mode & 0o077) === 0), 'readable by the user only');
+    const off = await connect(env(), ['--browser-prelaunch=false']);
+    assert.equal((await startedAhead(off)).report.state, 'off');
+    assert.equal(browserRoots(off).length, 0);
+    await stop(off);
+  });
+});
