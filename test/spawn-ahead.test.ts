@@ -52,7 +52,8 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
   const out = useTempDir('spm-ahead-out-');
   const cache = useTempDir('spm-ahead-cache-');
   const tmp = useTempDir('spm-ahead-tmp-');
-  const env = () => testEnv(out.path, { STEALTH_CACHE_DIR: cache.path, TMPDIR: tmp.path });
+  const runtime = useTempDir('spm-ahead-run-');
+  const env = () => testEnv(out.path, { STEALTH_CACHE_DIR: cache.path, STEALTH_PLAYWRIGHT_MCP_RUNTIME_DIR: runtime.path, TMPDIR: tmp.path });
 
   test('the second start gets the browser started ahead: the same command line with its own seed, and nothing left behind', async () => {
     const first = await connect(env());
@@ -116,7 +117,7 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
   });
 
   test('a damaged recipe file is ignored and written anew; --browser-prelaunch=false starts nothing ahead', async () => {
-    const dir = path.join(cache.path, 'launch-recipes');
+    const dir = path.join(runtime.path, 'launch-recipes');
     for (const name of fs.readdirSync(dir)) fs.writeFileSync(path.join(dir, name), '{"version":1,"command":42');
     const server = await connect(env());
     await waitRunning(server);
@@ -133,6 +134,7 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
     // The starts of the other tests had other settings: their files stay as damaged as they were.
     assert.equal(parsed.filter((r) => r?.args.includes('--user-data-dir={{profile}}')).length, 1, 'the recipe of these settings is valid again');
     assert.ok(fs.readdirSync(dir).every((name) => (fs.statSync(path.join(dir, name)).mode & 0o077) === 0), 'readable by the user only');
+    assert.ok(!fs.existsSync(path.join(cache.path, 'launch-recipes')), 'nothing in the build cache (it may be read-only)');
     const off = await connect(env(), ['--browser-prelaunch=false']);
     assert.equal((await startedAhead(off)).report.state, 'off');
     assert.equal(browserRoots(off).length, 0);

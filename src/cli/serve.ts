@@ -9,11 +9,13 @@ export default defineCommand({
     const { config: ownConfig, log, upstream } = readConfig(rawArgs);
     // Before any browser: kill those a SIGKILLed predecessor left, and record ours.
     const { startInstance, instanceLaunchArgs } = await import('../instance/instance.ts');
-    await startInstance(ownConfig.runtimeDir ?? (await import('../instance/runtime-dir.ts')).defaultRuntimeDir(), log);
+    const runtimeDir = ownConfig.runtimeDir ?? (await import('../instance/runtime-dir.ts')).defaultRuntimeDir();
+    const privateRuntimeDir = await startInstance(runtimeDir, log);
     // Over stdio Chromium starts now, before playwright-core loads (browser/spawn-ahead).
-    if (ownConfig.transport === 'stdio' && ownConfig.browserPrelaunch) {
+    // Its recipe names a program to run: it lives only in the private runtime dir.
+    if (ownConfig.transport === 'stdio' && ownConfig.browserPrelaunch && privateRuntimeDir) {
       const { spawnAhead } = await import('../browser/spawn-ahead/spawn-ahead.ts');
-      const seed = spawnAhead({ cacheDir: ownConfig.cacheDir, argv: rawArgs, marker: instanceLaunchArgs()[0], log });
+      const seed = spawnAhead({ runtimeDir, argv: rawArgs, marker: instanceLaunchArgs()[0], log });
       (await import('../browser/stealth-profile.ts')).reserveSeed(seed);
     }
     // stdio answers initialize while the rest starts (see transport/early-stdio.ts).

@@ -25,9 +25,10 @@ export function instanceLaunchArgs(): string[] {
 /**
  * Reaps the browsers of dead predecessors, then records this instance (the
  * record is removed on a normal exit). A failure here is logged, never fatal:
- * serving matters more than cleaning up after someone else.
+ * serving matters more than cleaning up after someone else. Returns whether
+ * the runtime dir is private and usable.
  */
-export async function startInstance(runtimeDir: string, log: Logger): Promise<void> {
+export async function startInstance(runtimeDir: string, log: Logger): Promise<boolean> {
   const id = randomUUID();
   current = { id, arg: markerArg(id) };
   try {
@@ -42,7 +43,9 @@ export async function startInstance(runtimeDir: string, log: Logger): Promise<vo
     const self = readStat(process.pid);
     writeRecord(runtimeDir, { instanceId: id, pid: process.pid, startTicks: self?.startTicks ?? 0, hostname: os.hostname(), startedAt: new Date().toISOString() });
     process.once('exit', () => fs.rmSync(recordFile(runtimeDir, id), { force: true }));
+    return true;
   } catch (error) {
     log.warn(`cannot use the runtime dir ${runtimeDir} (${(error as Error).message}); browsers of this server will not be reaped if it is killed abruptly. Fix: set --runtime-dir to a private writable directory.`);
+    return false;
   }
 }

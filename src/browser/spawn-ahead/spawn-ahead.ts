@@ -47,10 +47,10 @@ export function spawnAheadReport(): SpawnAheadReport {
  * first launch to adopt it or to record the recipe for the next start.
  * Returns the fingerprint seed the session's launch plan must use.
  */
-export function spawnAhead(options: { cacheDir: string; argv: readonly string[]; marker: string | undefined; log: Logger }): number {
+export function spawnAhead(options: { runtimeDir: string; argv: readonly string[]; marker: string | undefined; log: Logger }): number {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => KEY_ENV.test(name)));
   const key = recipeKey({ argv: options.argv, env, cwd: process.cwd(), version: `${PACKAGE_VERSION} ${process.version}`, execPath: process.execPath });
-  const file = recipeFile(options.cacheDir, key);
+  const file = recipeFile(options.runtimeDir, key);
   const seed = crypto.randomInt(10_000, 100_000);
   run = { file, seed, marker: options.marker, log: options.log, recorded: false, report: { state: 'no recipe yet' } };
   childProcess.spawn = hookedSpawn as typeof childProcess.spawn;

@@ -37,8 +37,9 @@ export function recipeKey(inputs: { argv: readonly string[]; env: NodeJS.Process
   return crypto.createHash('sha256').update(JSON.stringify([inputs.argv, env, inputs.cwd, inputs.version, inputs.execPath])).digest('hex').slice(0, 32);
 }
 
-export function recipeFile(cacheDir: string, key: string): string {
-  return path.join(cacheDir, 'launch-recipes', `${key}.json`);
+/** In the private runtime dir (a recipe names a program to run), never in the cache, which may be read-only. */
+export function recipeFile(runtimeDir: string, key: string): string {
+  return path.join(runtimeDir, 'launch-recipes', `${key}.json`);
 }
 
 const PROFILE_ARG = '--user-data-dir=';
