@@ -76,9 +76,10 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   const deadline = setTimeout(() => discard(`Playwright did not claim it within ${CLAIM_DEADLINE_MS / 1000} s`), CLAIM_DEADLINE_MS);
   deadline.unref();
   child.once('close', () => clearTimeout(deadline));
-  // Whatever ends this process ends an unclaimed browser too; a claimed one is Playwright's.
+  // Whatever ends this process ends this browser too (Playwright kills a claimed one on exit
+  // as well, but maybe after this handler), then its profile.
   process.once('exit', () => {
-    if (run?.ahead === ahead) kill(child);
+    if (child.exitCode === null && child.signalCode === null) kill(child);
     fs.rmSync(profileDir, { recursive: true, force: true });
   });
   options.log.debug(`browser started ahead from ${path.basename(file)} (pid ${child.pid})`);
