@@ -71,7 +71,9 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   const ahead: Ahead = { command: recipe.command, args, child, profileDir };
   run.ahead = ahead;
   run.report = { state: 'pending' };
-  child.once('close', () => fs.rm(profileDir, { recursive: true, force: true }, () => {}));
+  // At once, as Playwright removes its own profile before close() resolves: the
+  // process may exit right after, with an asynchronous removal still half done.
+  child.once('close', () => removeProfile(profileDir));
   child.once('error', (error) => discard(`it did not start: ${error.message}`));
   const deadline = setTimeout(() => discard(`Playwright did not claim it within ${CLAIM_DEADLINE_MS / 1000} s`), CLAIM_DEADLINE_MS);
   deadline.unref();
@@ -79,11 +81,19 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   // Whatever ends this process ends this browser too (Playwright kills a claimed one on exit
   // as well, but maybe after this handler), then its profile.
   process.once('exit', () => {
-    if (child.exitCode === null && child.signalCode === null) kill(child);
-    fs.rmSync(profileDir, { recursive: true, force: true });
+    kill(child);
+    removeProfile(profileDir);
   });
   options.log.debug(`browser started ahead from ${path.basename(file)} (pid ${child.pid})`);
   return seed;
+}
+
+function removeProfile(dir: string): void {
+  try {
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // a helper process still writing: the next start's TMPDIR sweep is the OS's
+  }
 }
 
 function setRef(child: ChildProcess, ref: boolean): void {
@@ -93,6 +103,7 @@ function setRef(child: ChildProcess, ref: boolean): void {
   }
 }
 
+// The whole process group: Chromium's helpers may outlive its main process.
 function kill(child: ChildProcess): void {
   if (child.pid === undefined) return;
   try {
