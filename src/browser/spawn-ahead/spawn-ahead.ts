@@ -73,14 +73,19 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   run.report = { state: 'pending' };
   // At once, as Playwright removes its own profile before close() resolves: the
   // process may exit right after, with an asynchronous removal still half done.
-  child.once('close', () => removeProfile(profileDir));
+  let closed = false;
+  child.once('close', () => {
+    closed = true;
+    removeProfile(profileDir);
+  });
   child.once('error', (error) => discard(`it did not start: ${error.message}`));
   const deadline = setTimeout(() => discard(`Playwright did not claim it within ${CLAIM_DEADLINE_MS / 1000} s`), CLAIM_DEADLINE_MS);
   deadline.unref();
   child.once('close', () => clearTimeout(deadline));
   // Whatever ends this process ends this browser too (Playwright kills a claimed one on exit
-  // as well, but maybe after this handler), then its profile.
+  // as well, but maybe after this handler), then its profile. A closed one's pid may be reused.
   process.once('exit', () => {
+    if (closed) return;
     kill(child);
     removeProfile(profileDir);
   });
@@ -92,7 +97,7 @@ function removeProfile(dir: string): void {
   try {
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   } catch {
-    // a helper process still writing: the next start's TMPDIR sweep is the OS's
+    // a helper process still writing into it: left to the OS's cleanup of TMPDIR
   }
 }
 
