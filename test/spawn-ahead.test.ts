@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
@@ -144,5 +145,24 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
     assert.equal((await startedAhead(off)).report.state, 'off');
     assert.equal(browserRoots(off).length, 0);
     await stop(off);
+  });
+
+  test('a proxy with credentials is never written down: such a launch is not recorded, and its browser still starts', async () => {
+    const refuser = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => refuser.listen(0, '127.0.0.1', resolve));
+    const proxy = `http://user:not-on-disk@127.0.0.1:${(refuser.address() as net.AddressInfo).port}`;
+    try {
+      for (let i = 0; i < 2; i++) {
+        const server = await connect(env(), ['--proxy-server', proxy]);
+        await waitRunning(server);
+        assert.deepEqual((await startedAhead(server)).report, { state: 'not recordable', why: 'a proxy' });
+        await oneBrowser(server);
+        await stop(server);
+      }
+      const dir = path.join(runtime.path, 'launch-recipes');
+      for (const name of fs.readdirSync(dir)) assert.ok(!fs.readFileSync(path.join(dir, name), 'utf8').includes('not-on-disk'), `${name} holds the proxy password`);
+    } finally {
+      refuser.close();
+    }
   });
 });
