@@ -36,11 +36,11 @@ const AUTOMATION_CONTROLLED_OFF = '--disable-blink-features=AutomationControlled
 // Playwright defaults that give automation away on the stealth engine.
 const STEALTH_IGNORED_DEFAULTS = ['--enable-automation', '--enable-unsafe-swiftshader'];
 
-export function launchPlan(config: Config, upstream: UpstreamConfig, binary: BrowserBinary): LaunchPlan {
+export function launchPlan(config: Config, upstream: UpstreamConfig, binary: BrowserBinary, seed?: number): LaunchPlan {
   const fromUpstream = upstream.browser?.launchOptions ?? {};
   const stealthEngine = config.browserEngine === 'stealth';
   const { locale, timezoneId, ...restContext } = upstream.browser?.contextOptions ?? {};
-  const stealth = stealthProfile(config, { locale, timezoneId });
+  const stealth = stealthProfile(config, { locale, timezoneId }, seed);
   const userArgs = withFontMetricsFeature([...(fromUpstream.args ?? [])]);
   const headed = config.headless === false;
   const switchContext = { headed, buildVersion: binary.stealthBuildVersion, userArgs, viewportSet: restContext.viewport !== undefined };

@@ -12,17 +12,9 @@ export interface StealthProfile {
   args: string[];
 }
 
-let reservedSeed: number | undefined;
-
-/** The seed the next profile gets (over stdio it is drawn before the launch plan exists: spawn-ahead). */
-export function reserveSeed(seed: number): void {
-  reservedSeed = seed;
-}
-
-export function stealthProfile(config: Config, context: { locale?: string; timezoneId?: string }): StealthProfile | null {
+/** `seed`: drawn ahead when Chromium was started before the plan existed (spawn-ahead), else fresh. */
+export function stealthProfile(config: Config, context: { locale?: string; timezoneId?: string }, seed = crypto.randomInt(10_000, 100_000)): StealthProfile | null {
   if (config.browserEngine !== 'stealth' || !config.stealthArgs) return null;
-  const seed = reservedSeed ?? crypto.randomInt(10_000, 100_000);
-  reservedSeed = undefined;
   // The vendor presents Linux and Windows hosts as Windows, macOS as macOS.
   const platform = process.platform === 'darwin' ? 'macos' : 'windows';
   const args = [`--fingerprint=${seed}`, `--fingerprint-platform=${platform}`];

@@ -13,11 +13,10 @@ export default defineCommand({
     const privateRuntimeDir = await startInstance(runtimeDir, log);
     // Over stdio Chromium starts now, before playwright-core loads (browser/spawn-ahead).
     // Its recipe names a program to run: it lives only in the private runtime dir.
-    if (ownConfig.transport === 'stdio' && ownConfig.browserPrelaunch && privateRuntimeDir) {
-      const { spawnAhead } = await import('../browser/spawn-ahead/spawn-ahead.ts');
-      const seed = spawnAhead({ runtimeDir, argv: rawArgs, marker: instanceLaunchArgs()[0], log });
-      (await import('../browser/stealth-profile.ts')).reserveSeed(seed);
-    }
+    const seed =
+      ownConfig.transport === 'stdio' && ownConfig.browserPrelaunch && privateRuntimeDir
+        ? (await import('../browser/spawn-ahead/spawn-ahead.ts')).spawnAhead({ runtimeDir, argv: rawArgs, marker: instanceLaunchArgs()[0], log })
+        : undefined;
     // stdio answers initialize while the rest starts (see transport/early-stdio.ts).
     const early = ownConfig.transport === 'stdio' ? new (await import('../transport/early-stdio.ts')).EarlyStdioTransport() : undefined;
     await early?.listen();
@@ -40,7 +39,7 @@ export default defineCommand({
     const inputs = { config, upstreamConfig, binary, log, cdpPool };
     // Over stdio the browser starts before the MCP side (the SDK) loads; a
     // failure here is reported by the session's start, below, as before.
-    const launch = config.transport === 'stdio' ? new (await import('../session/session-launch.ts')).SessionLaunch(inputs) : undefined;
+    const launch = config.transport === 'stdio' ? new (await import('../session/session-launch.ts')).SessionLaunch({ ...inputs, seed }) : undefined;
     launch?.prepare().catch(() => {});
     const { BridgeSession } = await import('../session/bridge-session.ts');
     if (config.transport === 'streamable-http') {

@@ -32,6 +32,8 @@ export interface LaunchInputs {
   upstreamConfig: UpstreamConfig;
   binary: BrowserBinary;
   log: Logger;
+  /** Stdio: the fingerprint seed Chromium was started ahead with (browser/spawn-ahead). */
+  seed?: number;
 }
 
 /** `<replica>.<uuid>` behind a gateway (--http-replica-id), else the UUID. */
@@ -79,7 +81,7 @@ export class SessionLaunch {
     const upstreamDir = inputs.upstreamConfig.outputDir;
     this.ownOutputDir = this.config.transport !== 'stdio';
     this.outputDir = this.ownOutputDir ? path.join(upstreamDir ?? this.config.outputDir, this.id) : upstreamOutputDir({ config: inputs.upstreamConfig, cwd: process.cwd() });
-    this.#plan = launchPlan(this.config, withContextOptions(inputs.upstreamConfig, this.config.contextOptions), inputs.binary);
+    this.#plan = launchPlan(this.config, withContextOptions(inputs.upstreamConfig, this.config.contextOptions), inputs.binary, inputs.seed);
     // Where Playwright writes traces: the dir the upstream links them in.
     this.#plan.launch.tracesDir = path.join(this.outputDir, 'traces');
     this.browser = new SessionBrowser(this.#plan, inputs.log.withTag(uuid.slice(0, 8)), {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../log.ts';
 import { PACKAGE_VERSION } from '../../package-info.ts';
-import { fillRecipe, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, sameLaunch, sameRecipe, toRecipe, writeRecipe } from './spawn-recipe.ts';
+import { fillRecipe, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, sameLaunch, toRecipe, writeRecipe, type SpawnRecipe } from './spawn-recipe.ts';
 
 // Over stdio the first tool call waits for Chromium's start (~200 ms), which
 // itself waits for playwright-core to load (~100 ms in the binary, ~300 ms on
@@ -35,7 +35,9 @@ interface Ahead {
 export type SpawnAheadReport = { state: 'adopted' | 'off' | 'no recipe yet' | 'recorded' | 'discarded' | 'not recordable' | 'pending'; why?: string };
 
 const originalSpawn = childProcess.spawn;
-let run: { file: string; seed: number; marker: string | undefined; log: Logger; ahead?: Ahead; recorded: boolean; report: SpawnAheadReport } | undefined;
+let run:
+  | { file: string; stored: SpawnRecipe | undefined; seed: number; marker: string | undefined; log: Logger; ahead?: Ahead; recorded: boolean; report: SpawnAheadReport }
+  | undefined;
 
 /** What happened to this process's early start, for stealth_bridge_info. */
 export function spawnAheadReport(): SpawnAheadReport {
@@ -52,9 +54,9 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   const key = recipeKey({ argv: options.argv, env, cwd: process.cwd(), version: `${PACKAGE_VERSION} ${process.version}`, execPath: process.execPath });
   const file = recipeFile(options.runtimeDir, key);
   const seed = crypto.randomInt(10_000, 100_000);
-  run = { file, seed, marker: options.marker, log: options.log, recorded: false, report: { state: 'no recipe yet' } };
-  childProcess.spawn = hookedSpawn as typeof childProcess.spawn;
   const recipe = readRecipe(file);
+  run = { file, stored: recipe, seed, marker: options.marker, log: options.log, recorded: false, report: { state: 'no recipe yet' } };
+  childProcess.spawn = hookedSpawn as typeof childProcess.spawn;
   if (!recipe) return seed;
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), PROFILE_PREFIX));
   const args = fillRecipe(recipe, { profileDir, seed, marker: options.marker });
@@ -157,7 +159,7 @@ function hookedSpawn(this: unknown, command: string, args: readonly string[], op
   if (typeof recipe === 'string') {
     if (!ahead) current.report = { state: 'not recordable', why: recipe };
     fs.rmSync(current.file, { force: true });
-  } else if (!sameRecipe(recipe, readRecipe(current.file) ?? { ...recipe, args: [] })) {
+  } else if (JSON.stringify(recipe) !== JSON.stringify(current.stored)) {
     try {
       writeRecipe(current.file, recipe);
       prune(path.dirname(current.file));

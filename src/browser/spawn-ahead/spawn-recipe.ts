@@ -76,10 +76,6 @@ export function sameLaunch(a: readonly string[], b: readonly string[]): boolean 
   return a.length === b.length && a.every((arg, i) => arg === b[i] || (arg.startsWith(PROFILE_ARG) && b[i]!.startsWith(PROFILE_ARG)));
 }
 
-export function sameRecipe(a: SpawnRecipe, b: SpawnRecipe): boolean {
-  return a.command === b.command && a.args.length === b.args.length && a.args.every((arg, i) => arg === b.args[i]);
-}
-
 /** The stored recipe; a missing, unreadable or malformed file is no recipe (a malformed one is removed). */
 export function readRecipe(file: string): SpawnRecipe | undefined {
   let text: string;
