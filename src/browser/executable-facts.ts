@@ -1,6 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
+import { writeFileAtomic } from '../fs/write-atomic.ts';
 
 // Facts about a browser executable that cost a process start to learn (what
 // `--version` prints, whether the driver hears its console), kept on disk per
@@ -33,8 +34,7 @@ export async function rememberedFact<T>(cacheDir: string | undefined, executable
   // Read again: another server may have added facts meanwhile.
   const all = await readAll(file);
   all[key] = { ...all[key], [fact]: learned };
-  const tmp = `${file}.${process.pid}.tmp`;
   await fsp.mkdir(cacheDir, { recursive: true }).catch(() => {});
-  await fsp.writeFile(tmp, JSON.stringify(all)).then(() => fsp.rename(tmp, file)).catch(() => fsp.rm(tmp, { force: true }));
+  await writeFileAtomic(file, JSON.stringify(all), 0o644).catch(() => {});
   return learned;
 }

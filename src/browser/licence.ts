@@ -9,6 +9,7 @@ import type { Config } from '../config/settings.ts';
 import { fetchJson } from './build-store/download.ts';
 import { cacheLayout } from './build-store/layout.ts';
 import { makeDir } from '../fs/make-dir.ts';
+import { writeFileAtomic } from '../fs/write-atomic.ts';
 
 // The licence key: STEALTH_LICENSE_KEY / --license-key, else the key saved by
 // `login` in <cache>/license.key (0600). The key itself never leaves this
@@ -52,17 +53,13 @@ export function licenceFacts(licence: Licence): { source: LicenceSource; key: st
   };
 }
 
-/** Saves the key for later starts; written to a temp file first, readable by the owner only. */
+/** Saves the key for later starts, readable by the owner only. */
 export async function saveLicence(cacheDir: string, key: string): Promise<string> {
   const file = cacheLayout(cacheDir).licence;
   await makeDir(path.dirname(file), 0o700);
-  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    await fs.writeFile(tmp, `${key}\n`, { mode: 0o600 });
-    await fs.chmod(tmp, 0o600);
-    await fs.rename(tmp, file);
+    await writeFileAtomic(file, `${key}\n`, 0o600);
   } catch (error) {
-    await fs.rm(tmp, { force: true });
     throw new ConfigError(`Could not save the licence to ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Fix: make STEALTH_CACHE_DIR (--cache-dir) writable, or set STEALTH_LICENSE_KEY instead.`);
   }
   return file;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeFileAtomicSync } from '../fs/write-atomic.ts';
 
 // One small file per running server instance: which process it is (pid and
 // start time, so a reused pid is not mistaken for it) and the id its browsers
@@ -28,10 +29,7 @@ export function recordFile(dir: string, instanceId: string): string {
 }
 
 export function writeRecord(dir: string, record: InstanceRecord): void {
-  // Written aside and renamed, so a reader never sees half a record.
-  const file = recordFile(dir, record.instanceId);
-  fs.writeFileSync(`${file}.tmp`, JSON.stringify(record), { mode: 0o600 });
-  fs.renameSync(`${file}.tmp`, file);
+  writeFileAtomicSync(recordFile(dir, record.instanceId), JSON.stringify(record), 0o600);
 }
 
 /** Every well-formed record in `dir` owned by this user; anything else is left alone. */

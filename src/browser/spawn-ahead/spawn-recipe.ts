@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
+import { writeFileAtomicSync } from '../../fs/write-atomic.ts';
 
 // The command line Playwright started Chromium with on the last start that had
 // the same inputs (argv, environment, working directory, version), with its
@@ -92,14 +93,8 @@ export function readRecipe(file: string): SpawnRecipe | undefined {
   }
 }
 
-/** Written whole or not at all (a temp file renamed over the old one), readable by this user only. */
+/** Written whole or not at all, readable by this user only. */
 export function writeRecipe(file: string, recipe: SpawnRecipe): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    fs.writeFileSync(temp, JSON.stringify(recipe), { mode: 0o600 });
-    fs.renameSync(temp, file);
-  } finally {
-    fs.rmSync(temp, { force: true });
-  }
+  writeFileAtomicSync(file, JSON.stringify(recipe), 0o600);
 }
