@@ -1,16 +1,25 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { FetchError, ofetch } from 'ofetch';
 import type { Logger } from '../../log.ts';
 import { BuildStoreError, FIXES, redactUrl } from './errors.ts';
 import { progressReporter } from './progress.ts';
+
+// ofetch (and the fetch polyfill it pulls in) loads only when something is
+// fetched: a start with a build already on disk never needs it.
+const http = () => import('ofetch').then((m) => m.ofetch);
+
+/** The HTTP status of an ofetch error (FetchError), if it is one. */
+function statusOf(error: unknown): number | undefined {
+  const e = error as { name?: unknown; statusCode?: unknown } | undefined;
+  return e?.name === 'FetchError' && typeof e.statusCode === 'number' ? e.statusCode : undefined;
+}
 
 const SMALL_TIMEOUT_MS = 15_000;
 /** No byte for this long ends a download (a stalled mirror must not hang a session). */
 const STALL_TIMEOUT_MS = 30_000;
 
 function networkError(url: string, error: unknown, what: string): BuildStoreError {
-  const status = error instanceof FetchError ? error.statusCode : undefined;
+  const status = statusOf(error);
   if (status === 404 || status === 410)
     return new BuildStoreError('not-found', `${what} ${redactUrl(url)} is not there (HTTP ${status}). Fix: check STEALTH_DOWNLOAD_URL (--download-url) serves the vendor's layout, or ${FIXES.network}.`, { cause: error });
   if (status === 401 || status === 403)
@@ -32,10 +41,10 @@ function causeCode(error: unknown): string | undefined {
 /** A small file (manifest, signature); `undefined` when the server says it does not exist. */
 export async function fetchSmall(url: string, headers: Record<string, string>, what: string): Promise<Buffer | undefined> {
   try {
-    const data = await ofetch(url, { headers, responseType: 'arrayBuffer', retry: 1, timeout: SMALL_TIMEOUT_MS });
+    const data = await (await http())(url, { headers, responseType: 'arrayBuffer', retry: 1, timeout: SMALL_TIMEOUT_MS });
     return Buffer.from(data);
   } catch (error) {
-    const status = error instanceof FetchError ? error.statusCode : undefined;
+    const status = statusOf(error);
     if (status === 404 || status === 410) return undefined;
     throw networkError(url, error, what);
   }
@@ -43,7 +52,7 @@ export async function fetchSmall(url: string, headers: Record<string, string>, w
 
 export async function fetchJson<T>(url: string, init: { headers: Record<string, string>; method?: 'GET' | 'POST'; body?: Record<string, unknown> }, what: string): Promise<T> {
   try {
-    return await ofetch<T>(url, { ...init, retry: 1, timeout: SMALL_TIMEOUT_MS });
+    return await (await http())<T>(url, { ...init, retry: 1, timeout: SMALL_TIMEOUT_MS });
   } catch (error) {
     throw networkError(url, error, what);
   }
@@ -74,7 +83,7 @@ export async function downloadTo(url: string, file: string, headers: Record<stri
   try {
     let response;
     try {
-      response = await ofetch.raw(url, { headers, responseType: 'stream', retry: 0, signal: abort.signal });
+      response = await (await http()).raw(url, { headers, responseType: 'stream', retry: 0, signal: abort.signal });
     } catch (error) {
       throw networkError(url, abort.signal.aborted ? abort.signal.reason : error, 'the build archive');
     }

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { x as untar, type ReadEntry } from 'tar';
+import type { ReadEntry } from 'tar';
 import { BuildStoreError } from './errors.ts';
 
 // Tarballs are read by `tar`, the package npm itself unpacks every package
@@ -42,6 +42,8 @@ function refusal(root: string, entry: ReadEntry): string | undefined {
 
 async function extractTarGz(archive: string, root: string): Promise<void> {
   let refused: string | undefined;
+  // tar loads only when an archive is unpacked, not on every start.
+  const { x: untar } = await import('tar');
   await untar({
     file: archive,
     cwd: root,
