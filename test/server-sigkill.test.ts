@@ -32,6 +32,7 @@ describe('SIGKILL of the server with live sessions', { timeout: 120_000 }, () =>
   let site: Site;
   let outputDir: string;
   let runtimeDir: string;
+  let tmpDir: string;
   let env: Record<string, string>;
   const decoys: ChildProcess[] = [];
   const servers: HttpServer[] = [];
@@ -42,7 +43,10 @@ describe('SIGKILL of the server with live sessions', { timeout: 120_000 }, () =>
     outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-sigkill-'));
     // A private runtime dir: this test's servers see only each other's records.
     runtimeDir = path.join(outputDir, 'run');
-    env = testEnv(outputDir, { STEALTH_PLAYWRIGHT_MCP_RUNTIME_DIR: runtimeDir });
+    // A private temp dir too: the throwaway profiles the dead server leaves are counted there.
+    tmpDir = path.join(outputDir, 'tmp');
+    fs.mkdirSync(tmpDir);
+    env = testEnv(outputDir, { STEALTH_PLAYWRIGHT_MCP_RUNTIME_DIR: runtimeDir, TMPDIR: tmpDir });
   });
 
   after(async () => {
@@ -54,7 +58,9 @@ describe('SIGKILL of the server with live sessions', { timeout: 120_000 }, () =>
     fs.rmSync(outputDir, { recursive: true, force: true });
   });
 
-  test('the next start kills the browsers its predecessor owned, and only those; the profile opens again', async (t) => {
+  const throwawayProfiles = () => fs.readdirSync(tmpDir).filter((name) => name.startsWith('playwright_chromiumdev_profile-'));
+
+  test('the next start kills the browsers its predecessor owned, and only those, and removes their throwaway profiles; the profile opens again', async (t) => {
     const first = await startHttpServer(env);
     servers.push(first);
     const records = fs.readdirSync(runtimeDir).filter((f) => f.endsWith('.json'));
@@ -86,6 +92,9 @@ describe('SIGKILL of the server with live sessions', { timeout: 120_000 }, () =>
     const hung = marked.find((pid) => commandLine(pid).includes(path.join('profiles', 'kept')));
     assert.ok(hung, 'the profile session has its own browser');
     process.kill(hung, 'SIGSTOP');
+    // The plain session's browser (and the warm pool's, once refilled) run on throwaway profiles in TMPDIR.
+    const leftProfiles = throwawayProfiles();
+    assert.ok(leftProfiles.length >= 1, `throwaway profiles in use: ${leftProfiles.join(', ')}`);
     first.child.kill('SIGKILL');
     await first.exit;
     const hungTree = new Set([hung, ...descendants(hung)]);
@@ -99,6 +108,10 @@ describe('SIGKILL of the server with live sessions', { timeout: 120_000 }, () =>
     assert.ok(await waitFor(() => orphans.every((pid) => !isAlive(pid)), 5_000), `left: ${orphans.filter(isAlive).map(commandLine).join('\n')}`);
     assert.match(second.stderr(), /killed \d+ browser process\(es\) left behind by a server that ended abruptly/);
     assert.ok(decoys.every((d) => isAlive(d.pid!)), 'no process of another instance or program was touched');
+    // Nobody was left to remove them; the next start does, and says so.
+    assert.deepEqual(throwawayProfiles().filter((name) => leftProfiles.includes(name)), [], 'the dead server\'s throwaway profiles are gone');
+    assert.match(second.stderr(), /removed \d+ throwaway browser profile\(s\) left in the temp dir by that server/);
+    assert.ok(!fs.readdirSync(tmpDir).some((name) => name.startsWith('org.chromium.Chromium.') && !fs.existsSync(path.join(tmpDir, name, 'SingletonSocket'))), 'no empty socket dir of theirs is left');
     assert.ok(!fs.existsSync(path.join(runtimeDir, `${firstRecord.instanceId}.json`)), 'the dead instance record is gone');
     assert.ok(fs.existsSync(path.join(runtimeDir, `${liveId}.json`)), 'the live instance record is kept');
 

@@ -165,4 +165,24 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
       refuser.close();
     }
   });
+
+  test('a server SIGKILLed with its browser started ahead: the next start removes the profile it left', async () => {
+    const killed = await connect(env());
+    await waitRunning(killed);
+    assert.equal((await startedAhead(killed)).report.state, 'adopted');
+    const root = await oneBrowser(killed);
+    const before = profilesIn(tmp.path);
+    assert.ok(before.length >= 1, 'the browser runs on a throwaway profile');
+    killed.transport.child!.kill('SIGKILL');
+    await killed.transport.exit;
+    // Chromium ends when its pipe closes; nobody removes its profile.
+    assert.ok(await waitFor(() => !isAlive(root), 5000), 'the browser ended with its pipe');
+    assert.deepEqual(profilesIn(tmp.path).filter((name) => before.includes(name)), before, 'the profile outlived the server');
+    const next = await connect(env());
+    await waitRunning(next);
+    assert.deepEqual(profilesIn(tmp.path).filter((name) => before.includes(name)), [], 'the next start removed it');
+    assert.match(next.transport.stderr, /removed \d+ throwaway browser profile\(s\)/);
+    await stop(next);
+    assert.ok(await waitFor(() => profilesIn(tmp.path).length === 0, 5000), `profiles left: ${profilesIn(tmp.path)}`);
+  });
 });

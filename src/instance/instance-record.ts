@@ -13,6 +13,8 @@ export interface InstanceRecord {
   startTicks: number;
   hostname: string;
   startedAt: string;
+  /** Throwaway profiles of its browsers still running (temp-profiles.ts). */
+  tempProfiles?: string[];
 }
 
 const MARKER_SWITCH = '--stealth-playwright-mcp-instance';
@@ -50,6 +52,7 @@ export function readRecords(dir: string): { file: string; record: InstanceRecord
       const record = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<InstanceRecord>;
       if (typeof record.instanceId !== 'string' || !ID_PATTERN.test(record.instanceId) || name !== `${record.instanceId}.json`) continue;
       if (!Number.isInteger(record.pid) || !Number.isInteger(record.startTicks) || typeof record.hostname !== 'string') continue;
+      if (record.tempProfiles !== undefined && !(Array.isArray(record.tempProfiles) && record.tempProfiles.every((d) => typeof d === 'string'))) delete record.tempProfiles;
       out.push({ file, record: record as InstanceRecord });
     } catch {
       // vanished or unreadable: not ours to judge

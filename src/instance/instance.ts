@@ -5,6 +5,7 @@ import type { Logger } from '../log.ts';
 import { markerArg, readRecords, recordFile, sameHost, writeRecord } from './instance-record.ts';
 import { readStat } from './proc-scan.ts';
 import { reapOrphans } from './reap-orphans.ts';
+import { removeThrowawayProfiles, trackThrowawayProfiles } from './temp-profiles.ts';
 import { ensurePrivateDir } from './runtime-dir.ts';
 
 // Playwright starts Chromium in its own process group, so a server that is
@@ -38,11 +39,27 @@ export async function startInstance(runtimeDir: string, log: Logger): Promise<bo
       const reaped = await reapOrphans(record);
       if (reaped === 'alive') continue;
       if (reaped > 0) log.warn(`killed ${reaped} browser process(es) left behind by a server that ended abruptly (pid ${record.pid}, instance ${record.instanceId}, started ${record.startedAt})`);
+      const profiles = removeThrowawayProfiles(record.tempProfiles ?? []);
+      if (profiles > 0) log.info(`removed ${profiles} throwaway browser profile(s) left in the temp dir by that server (pid ${record.pid})`);
       fs.rmSync(file, { force: true });
     }
     const self = readStat(process.pid);
-    writeRecord(runtimeDir, { instanceId: id, pid: process.pid, startTicks: self?.startTicks ?? 0, hostname: os.hostname(), startedAt: new Date().toISOString() });
-    process.once('exit', () => fs.rmSync(recordFile(runtimeDir, id), { force: true }));
+    const record = { instanceId: id, pid: process.pid, startTicks: self?.startTicks ?? 0, hostname: os.hostname(), startedAt: new Date().toISOString() };
+    writeRecord(runtimeDir, record);
+    let exited = false;
+    process.once('exit', () => {
+      exited = true;
+      fs.rmSync(recordFile(runtimeDir, id), { force: true });
+    });
+    // Kept current while browsers start and close, so a SIGKILL leaves a list to clean up.
+    trackThrowawayProfiles((tempProfiles) => {
+      if (exited) return;
+      try {
+        writeRecord(runtimeDir, { ...record, tempProfiles });
+      } catch (error) {
+        log.debug(`cannot update the instance record: ${(error as Error).message}`);
+      }
+    });
     return true;
   } catch (error) {
     log.warn(`cannot use the runtime dir ${runtimeDir} (${(error as Error).message}); browsers of this server will not be reaped if it is killed abruptly. Fix: set --runtime-dir to a private writable directory.`);

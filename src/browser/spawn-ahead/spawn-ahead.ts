@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../log.ts';
 import { PACKAGE_VERSION } from '../../package-info.ts';
-import { fillRecipe, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, sameLaunch, toRecipe, writeRecipe, type SpawnRecipe } from './spawn-recipe.ts';
+import { fillRecipe, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, isBrowserLaunch, sameLaunch, throwawayProfileOf, toRecipe, writeRecipe, type SpawnRecipe } from './spawn-recipe.ts';
 
 // Over stdio the first tool call waits for Chromium's start (~200 ms), which
 // itself waits for playwright-core to load (~100 ms in the binary, ~300 ms on
@@ -34,7 +34,8 @@ interface Ahead {
 
 export type SpawnAheadReport = { state: 'adopted' | 'off' | 'no recipe yet' | 'recorded' | 'discarded' | 'not recordable' | 'pending'; why?: string };
 
-const originalSpawn = childProcess.spawn;
+// What spawn was before our hook (taken when installed, so hooks installed earlier still see every launch).
+let originalSpawn = childProcess.spawn;
 let run:
   | { file: string; stored: SpawnRecipe | undefined; seed: number; marker: string | undefined; log: Logger; ahead?: Ahead; recorded: boolean; report: SpawnAheadReport }
   | undefined;
@@ -56,6 +57,7 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   const seed = crypto.randomInt(10_000, 100_000);
   const recipe = readRecipe(file);
   run = { file, stored: recipe, seed, marker: options.marker, log: options.log, recorded: false, report: { state: 'no recipe yet' } };
+  if (childProcess.spawn !== (hookedSpawn as unknown)) originalSpawn = childProcess.spawn;
   childProcess.spawn = hookedSpawn as typeof childProcess.spawn;
   if (!recipe) return seed;
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), PROFILE_PREFIX));
@@ -96,6 +98,7 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
 }
 
 function removeProfile(dir: string): void {
+  if (!dir) return;
   try {
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   } catch {
@@ -129,12 +132,6 @@ function discard(why: string): void {
   run.log.debug(`browser started ahead was not used: ${why}`);
 }
 
-// Only Playwright's browser launches: five pipes, no shell.
-function isBrowserLaunch(options: unknown): options is childProcess.SpawnOptions {
-  const stdio = (options as childProcess.SpawnOptions | undefined)?.stdio;
-  return Array.isArray(stdio) && stdio.length === 5 && !(options as childProcess.SpawnOptions).shell;
-}
-
 function hookedSpawn(this: unknown, command: string, args: readonly string[], options: unknown): ChildProcess {
   const current = run;
   if (!current || typeof command !== 'string' || !Array.isArray(args) || !isBrowserLaunch(options) || current.recorded)
@@ -149,6 +146,8 @@ function hookedSpawn(this: unknown, command: string, args: readonly string[], op
     const alive = ahead.child.pid !== undefined && ahead.child.exitCode === null && ahead.child.signalCode === null;
     if (ownEnv && alive && ahead.command === command && sameLaunch(ahead.args, args) && options.detached === (process.platform !== 'win32')) {
       setRef(ahead.child, true);
+      // The profile Playwright made for this launch stays empty: the adopted browser has its own.
+      removeProfile(throwawayProfileOf(args) ?? '');
       current.report = { state: 'adopted' };
       current.log.debug('Playwright adopted the browser started ahead');
       return ahead.child;

@@ -1,3 +1,4 @@
+import type { SpawnOptions } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +18,20 @@ const MARKER = '{{marker}}';
 
 /** The prefix of Playwright's own temporary profile dirs (browserType.ts _prepareToLaunch). */
 export const PROFILE_PREFIX = 'playwright_chromiumdev_profile-';
+
+/** Playwright's browser launches (processLauncher.ts): five pipes, no shell. */
+export function isBrowserLaunch(options: unknown): options is SpawnOptions {
+  const o = options as SpawnOptions | undefined;
+  return Array.isArray(o?.stdio) && o.stdio.length === 5 && !o.shell;
+}
+
+/** A launch's profile dir if it is a throwaway one: directly in TMPDIR, with Playwright's prefix. */
+export function throwawayProfileOf(args: readonly unknown[]): string | undefined {
+  const arg = args.find((a): a is string => typeof a === 'string' && a.startsWith('--user-data-dir='));
+  const dir = arg?.slice('--user-data-dir='.length);
+  if (!dir || !path.isAbsolute(dir)) return undefined;
+  return path.basename(dir).startsWith(PROFILE_PREFIX) && path.dirname(dir) === path.resolve(os.tmpdir()) ? dir : undefined;
+}
 
 const RecipeSchema = v.object({
   version: v.literal(1),

@@ -1,0 +1,72 @@
+import childProcess, { type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { isBrowserLaunch, PROFILE_PREFIX, throwawayProfileOf } from '../browser/spawn-ahead/spawn-recipe.ts';
+
+// A browser without a profile of the user's runs on a throwaway one in TMPDIR
+// (Playwright's, or the one a browser started ahead uses), removed by this
+// process when the browser closes. A server that is SIGKILLed never gets to
+// that: each start would leave ~1 MB behind, plus Chromium's singleton-socket
+// dir. So the instance record lists the throwaway profiles in use, and the
+// next start removes those of a dead instance along with its browsers.
+
+const SOCKET_DIR_PREFIX = 'org.chromium.Chromium.';
+
+let report: ((dirs: string[]) => void) | undefined;
+const inUse = new Set<string>();
+
+/**
+ * Watches every browser launch of this process (from here on) and reports the
+ * throwaway profiles of the browsers still running whenever that set changes.
+ */
+export function trackThrowawayProfiles(onChange: (dirs: string[]) => void): void {
+  const installed = report !== undefined;
+  report = onChange;
+  if (installed) return;
+  const below = childProcess.spawn;
+  childProcess.spawn = function trackedSpawn(this: unknown, ...a: unknown[]): ChildProcess {
+    const child = (below as (...a: unknown[]) => ChildProcess).apply(this, a);
+    const args = Array.isArray(a[1]) ? a[1] : [];
+    const dir = isBrowserLaunch(a[2]) ? throwawayProfileOf(args) : undefined;
+    if (dir && child.pid !== undefined) {
+      inUse.add(dir);
+      report?.([...inUse]);
+      child.once('close', () => {
+        inUse.delete(dir);
+        report?.([...inUse]);
+      });
+    }
+    return child;
+  } as typeof childProcess.spawn;
+}
+
+function ownedDir(dir: string): boolean {
+  const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+  return Boolean(stat?.isDirectory() && (typeof process.getuid !== 'function' || stat.uid === process.getuid()));
+}
+
+/**
+ * Removes the throwaway profiles a dead instance listed (and Chromium's socket
+ * dir each one links to), checking each again: only dirs in a temp location
+ * with Playwright's prefix, owned by this user, never through a symlink.
+ * Returns how many were removed.
+ */
+export function removeThrowawayProfiles(dirs: readonly string[]): number {
+  let removed = 0;
+  for (const dir of dirs) {
+    if (!path.isAbsolute(dir) || !path.basename(dir).startsWith(PROFILE_PREFIX) || !ownedDir(dir)) continue;
+    try {
+      const socketDir = path.dirname(fs.readlinkSync(path.join(dir, 'SingletonSocket')));
+      if (path.basename(socketDir).startsWith(SOCKET_DIR_PREFIX) && ownedDir(socketDir)) fs.rmSync(socketDir, { recursive: true, force: true });
+    } catch {
+      // no socket link: Chromium had not got that far, or removed it
+    }
+    try {
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      removed++;
+    } catch {
+      // left to the OS's cleanup of TMPDIR
+    }
+  }
+  return removed;
+}
