@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../log.ts';
 import { PACKAGE_VERSION } from '../../package-info.ts';
-import { fillRecipe, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, isBrowserLaunch, sameLaunch, throwawayProfileOf, toRecipe, writeRecipe, type SpawnRecipe } from './spawn-recipe.ts';
+import { fillRecipe, isBrowserLaunch, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, sameLaunch, throwawayProfileOf, toRecipe, writeRecipe, type SpawnRecipe } from './spawn-recipe.ts';
 
 // Over stdio the first tool call waits for Chromium's start (~200 ms), which
 // itself waits for playwright-core to load (~100 ms in the binary, ~300 ms on
@@ -97,7 +97,7 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   return seed;
 }
 
-function removeProfile(dir: string): void {
+function removeProfile(dir: string | undefined): void {
   if (!dir) return;
   try {
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
@@ -147,7 +147,7 @@ function hookedSpawn(this: unknown, command: string, args: readonly string[], op
     if (ownEnv && alive && ahead.command === command && sameLaunch(ahead.args, args) && options.detached === (process.platform !== 'win32')) {
       setRef(ahead.child, true);
       // The profile Playwright made for this launch stays empty: the adopted browser has its own.
-      removeProfile(throwawayProfileOf(args) ?? '');
+      removeProfile(throwawayProfileOf(args));
       current.report = { state: 'adopted' };
       current.log.debug('Playwright adopted the browser started ahead');
       return ahead.child;

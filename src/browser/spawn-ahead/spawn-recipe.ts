@@ -18,6 +18,7 @@ const MARKER = '{{marker}}';
 
 /** The prefix of Playwright's own temporary profile dirs (browserType.ts _prepareToLaunch). */
 export const PROFILE_PREFIX = 'playwright_chromiumdev_profile-';
+const PROFILE_ARG = '--user-data-dir=';
 
 /** Playwright's browser launches (processLauncher.ts): five pipes, no shell. */
 export function isBrowserLaunch(options: unknown): options is SpawnOptions {
@@ -27,8 +28,8 @@ export function isBrowserLaunch(options: unknown): options is SpawnOptions {
 
 /** A launch's profile dir if it is a throwaway one: directly in TMPDIR, with Playwright's prefix. */
 export function throwawayProfileOf(args: readonly unknown[]): string | undefined {
-  const arg = args.find((a): a is string => typeof a === 'string' && a.startsWith('--user-data-dir='));
-  const dir = arg?.slice('--user-data-dir='.length);
+  const arg = args.find((a): a is string => typeof a === 'string' && a.startsWith(PROFILE_ARG));
+  const dir = arg?.slice(PROFILE_ARG.length);
   if (!dir || !path.isAbsolute(dir)) return undefined;
   return path.basename(dir).startsWith(PROFILE_PREFIX) && path.dirname(dir) === path.resolve(os.tmpdir()) ? dir : undefined;
 }
@@ -58,7 +59,6 @@ export function recipeFile(runtimeDir: string, key: string): string {
   return path.join(runtimeDir, 'launch-recipes', `${key}.json`);
 }
 
-const PROFILE_ARG = '--user-data-dir=';
 
 /**
  * The recipe of a launch, or why it cannot have one: only Playwright's own
