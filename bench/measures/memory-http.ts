@@ -1,7 +1,7 @@
 import { haltIfStopping } from '../cleanup.ts';
 import { openHttpSession, type BenchSession } from '../http-session.ts';
 import { HTTP_SESSION_COUNTS, startHttpServer, upstreamChildrenPss } from '../http.ts';
-import { treeMemory } from '../proc.ts';
+import { memoryOf, treeMemory } from '../proc.ts';
 import { meets, type Figure, type MeasureResult } from '../report-types.ts';
 import type { Variant } from '../servers.ts';
 import { median, round } from '../stats.ts';
@@ -11,11 +11,13 @@ import { median, round } from '../stats.ts';
 // children (one per client, how the closest existing product works), each
 // with the same page. Reported per session; targets (issue 16) ≤ 1.0× at one
 // session (the pool's spare browser counts) and ≤ 0.6× at 16.
-// Each count gets a fresh server, so no count inherits another's heap.
+// Each count gets a fresh server, so no count inherits another's heap. The
+// server process's own PSS is reported too: what one more session costs it
+// (heap, SDK objects, the upstream's context), apart from its browser.
 
 const MB = (kb: number) => kb / 1024;
 
-async function oursPss(ours: Variant, n: number, url: string, settleMs: number): Promise<number> {
+async function oursPss(ours: Variant, n: number, url: string, settleMs: number): Promise<{ treeKb: number; serverKb: number }> {
   const server = await startHttpServer(ours);
   const sessions: BenchSession[] = [];
   try {
@@ -25,7 +27,7 @@ async function oursPss(ours: Variant, n: number, url: string, settleMs: number):
     if (failed) throw (failed as PromiseRejectedResult).reason;
     await Promise.all(sessions.map((s) => s.call('browser_navigate', { url })));
     await new Promise((r) => setTimeout(r, settleMs));
-    return treeMemory(server.pid).pssKb;
+    return { treeKb: treeMemory(server.pid).pssKb, serverKb: memoryOf(server.pid).pssKb };
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
     await server.close();
@@ -46,12 +48,17 @@ export async function memoryHttp(ours: Variant, upstream: Variant, options: Memo
   for (const n of HTTP_SESSION_COUNTS) {
     const runs = n >= 16 ? 1 : options.runs;
     const oursKb: number[] = [];
+    const serverKb: number[] = [];
     const upstreamKb: number[] = [];
     for (let run = 0; run < runs; run++) {
       for (const side of run % 2 === 0 ? ['ours', 'upstream'] : ['upstream', 'ours']) {
         options.log(`4b ${n} sessions, run ${run + 1}/${runs}: ${side}`);
         try {
-          if (side === 'ours') oursKb.push(await oursPss(ours, n, options.url, options.settleMs));
+          if (side === 'ours') {
+            const pss = await oursPss(ours, n, options.url, options.settleMs);
+            oursKb.push(pss.treeKb);
+            serverKb.push(pss.serverKb);
+          }
           else upstreamKb.push(await upstreamChildrenPss(upstream, n, options.url, options.settleMs));
         } catch (error) {
           await haltIfStopping();
@@ -68,10 +75,12 @@ export async function memoryHttp(ours: Variant, upstream: Variant, options: Memo
     figures.push(
       { metric: `PSS per session, ${n} sessions`, variant: 'upstream-cli ×n', unit: 'MB', median: base, runs: perSession(upstreamKb), detail: { totalMb: upstreamKb.map((k) => round(MB(k), 1)) } },
       { metric: `PSS per session, ${n} sessions`, variant: `${ours.id} (HTTP)`, unit: 'MB', median: mine, runs: perSession(oursKb), baseline: 'upstream-cli', ratio, ...(target ? { target, met: meets(target, ratio) } : {}), detail: { totalMb: oursKb.map((k) => round(MB(k), 1)) } },
+      { metric: `server process PSS, ${n} sessions`, variant: `${ours.id} (HTTP)`, unit: 'MB', median: round(MB(median(serverKb)), 1), runs: serverKb.map((k) => round(MB(k), 1)) },
     );
   }
   notes.unshift(
     `Ours: one HTTP server, n sessions each navigated to the same 127.0.0.1 page, PSS of the server and all its descendants after ${options.settleMs} ms. Baseline: n upstream CLI children (stdio), each navigated, PSS of all their trees. Runs: ${options.runs} per count, 1 for 16.`,
+    'Server process PSS: our server process alone (no browser); its growth from one count to the next is what a session costs the server itself.',
   );
   return { id: 'memory-http', title: `4b. memory at ${HTTP_SESSION_COUNTS.join(', ')} concurrent HTTP sessions vs one upstream CLI child each (PSS per session)`, figures, notes };
 }
