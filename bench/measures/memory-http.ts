@@ -58,8 +58,7 @@ export async function memoryHttp(ours: Variant, upstream: Variant, options: Memo
             const pss = await oursPss(ours, n, options.url, options.settleMs);
             oursKb.push(pss.treeKb);
             serverKb.push(pss.serverKb);
-          }
-          else upstreamKb.push(await upstreamChildrenPss(upstream, n, options.url, options.settleMs));
+          } else upstreamKb.push(await upstreamChildrenPss(upstream, n, options.url, options.settleMs));
         } catch (error) {
           await haltIfStopping();
           notes.push(`failed: ${n} sessions, run ${run + 1}, ${side}: ${(error as Error).message}`);

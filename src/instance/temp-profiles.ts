@@ -47,8 +47,9 @@ function ownedDir(dir: string): boolean {
 
 /**
  * Removes the throwaway profiles a dead instance listed (and Chromium's socket
- * dir each one links to), checking each again: only dirs in a temp location
- * with Playwright's prefix, owned by this user, never through a symlink.
+ * dir each one links to), checking each again: only absolute paths with
+ * Playwright's prefix, directories owned by this user, never through a symlink.
+ * (The dead instance's TMPDIR may differ from ours, so the parent is not compared.)
  * Returns how many were removed.
  */
 export function removeThrowawayProfiles(dirs: readonly string[]): number {

@@ -59,7 +59,6 @@ export function recipeFile(runtimeDir: string, key: string): string {
   return path.join(runtimeDir, 'launch-recipes', `${key}.json`);
 }
 
-
 /**
  * The recipe of a launch, or why it cannot have one: only Playwright's own
  * throwaway profile can be swapped for ours, and a proxy switch may carry
