@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { BrowserType } from 'playwright-core';
+import { requireWithCodeCache } from './bundle-code-cache.ts';
 
 declare const Bun: unknown;
 
@@ -15,7 +16,9 @@ declare const Bun: unknown;
 // a require() there would evaluate a second copy (~250 ms, and a Tab class the
 // upstream does not use), so the binary keeps the import.
 
-const nodeRequire = createRequire(import.meta.url);
+const BUNDLES = /playwright-core[\\/]lib[\\/](coreBundle|utilsBundle)\.js$/;
+const baseRequire = createRequire(import.meta.url);
+const nodeRequire = (id: string) => requireWithCodeCache(baseRequire, id, BUNDLES);
 let core: unknown;
 
 export async function coreBundle(): Promise<unknown> {

@@ -12,7 +12,7 @@ function tempOf(file: string): string {
   return `${file}.${process.pid}.tmp`;
 }
 
-export async function writeFileAtomic(file: string, data: string, mode = 0o600): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
   const temp = tempOf(file);
   try {
     await fs.writeFile(temp, data, { mode });
@@ -24,7 +24,7 @@ export async function writeFileAtomic(file: string, data: string, mode = 0o600):
   }
 }
 
-export function writeFileAtomicSync(file: string, data: string, mode = 0o600): void {
+export function writeFileAtomicSync(file: string, data: string | Uint8Array, mode = 0o600): void {
   const temp = tempOf(file);
   try {
     fsSync.writeFileSync(temp, data, { mode });

@@ -10,6 +10,7 @@ import {
   ToolListChangedNotificationSchema,
   type Client,
 } from '../mcp-sdk.ts';
+import { saveBundleCodeCacheSoon } from '../bundle-code-cache.ts';
 import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Config } from '../config/settings.ts';
 import { callDeadlineMs, forwardToolCall } from './forward-call.ts';
@@ -211,6 +212,7 @@ export class BridgeSession {
     const closedAfterCancel = await this.#hangs.pendingNote();
     const wasRunning = this.browser.running;
     let result = await this.#forward(params, extra);
+    saveBundleCodeCacheSoon();
     if (result.isError && wasRunning && !this.browser.running && params.name !== 'browser_close' && !extra.signal.aborted) {
       result = await this.#retryAfterBrowserLoss(params, extra);
     }

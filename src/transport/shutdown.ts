@@ -1,3 +1,4 @@
+import { flushBundleCodeCache } from '../bundle-code-cache.ts';
 import type { Logger } from '../log.ts';
 
 // Closing browsers normally takes well under a second; past this, exit anyway
@@ -21,7 +22,10 @@ export function onShutdown(close: (reason: string) => Promise<void>, log: Logger
     deadline.unref();
     close(reason)
       .catch((error: unknown) => log.error('error while shutting down:', error))
-      .finally(() => process.exit(0));
+      .finally(() => {
+        flushBundleCodeCache();
+        process.exit(0);
+      });
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => trigger(signal));
   return trigger;

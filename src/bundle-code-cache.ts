@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import nodeModule from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+import { writeFileAtomicSync } from './fs/write-atomic.ts';
+
+// Node's compile cache (enabled in main.ts) keeps a module's code as V8
+// compiled it at load: the top level only. Most of playwright-core's two
+// bundles (6.5 MB) is compiled lazily as it runs: zod schemas, the tool
+// table, then the launch and snapshot paths. V8 can serialise a script after
+// it ran, with every function compiled so far. Measured over stdio on Node,
+// 10 alternating starts each, against Node's cache alone: server PSS 123.1 vs
+// 127.6 MB median, spawn -> first navigate 1008 vs 1045 ms. The cache is
+// written once per bundle file, Node and flags, after the first tool call (so
+// the launch and snapshot code is in it), beside Node's own cache.
+
+interface Loaded {
+  script: vm.Script;
+  file: string;
+}
+
+const loaded: Loaded[] = [];
+let state: 'idle' | 'pending' | 'done' = 'idle';
+
+let dirChecked: string | undefined | null = null;
+
+function cacheDir(): string | undefined {
+  if (dirChecked === null) dirChecked = privateCacheDir();
+  return dirChecked;
+}
+
+function privateCacheDir(): string | undefined {
+  const base = nodeModule.getCompileCacheDir?.();
+  if (!base) return undefined;
+  const dir = path.join(base, 'stealth-playwright-mcp');
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stat = fs.lstatSync(dir);
+    // Code read from here runs as ours: nobody else may write it.
+    if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid()) || (stat.mode & 0o022) !== 0) return undefined;
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+function cacheFileOf(dir: string, filename: string): string {
+  const stat = fs.statSync(filename);
+  // V8 itself rejects a cache of another V8 or other flags; the key keeps
+  // alternating flags or bundle versions from overwriting each other's.
+  const key = [process.version, process.arch, filename, stat.size, stat.mtimeMs, process.execArgv.join(' '), process.env.NODE_OPTIONS ?? ''].join('|');
+  return path.join(dir, `${path.basename(filename, '.js')}-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.v8`);
+}
+
+/**
+ * require() of a playwright-core bundle, compiled from the post-run code cache
+ * when there is one. Node's loader does everything else (resolution, the
+ * module cache, nested requires); only the compile of the named files changes.
+ */
+export function requireWithCodeCache(require: NodeJS.Require, request: string, bundles: RegExp): unknown {
+  const dir = cacheDir();
+  if (!dir) return require(request);
+  const extensions = (nodeModule as unknown as { _extensions: Record<string, (module: NodeJS.Module, filename: string) => void> })._extensions;
+  const original = extensions['.js']!;
+  extensions['.js'] = function (module: NodeJS.Module, filename: string) {
+    if (!bundles.test(filename)) return original.call(this, module, filename);
+    compileBundle(module, filename, dir);
+  };
+  try {
+    return require(request);
+  } finally {
+    extensions['.js'] = original;
+  }
+}
+
+// What Node's loader does for a CommonJS file, from a V8 cache. The wrapped
+// source is decoded in one piece: wrapping Node's decoded string would leave
+// that string (13 MB: the bundles are UTF-16 in V8) as garbage until the next
+// full GC, which a quiet server may not run for minutes.
+function compileBundle(module: NodeJS.Module, filename: string, dir: string): void {
+  const [head, tail] = (nodeModule as unknown as { wrapper: [string, string] }).wrapper;
+  const source = Buffer.concat([Buffer.from(head), fs.readFileSync(filename), Buffer.from(tail)]).toString('utf8');
+  const file = cacheFileOf(dir, filename);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = fs.readFileSync(file);
+  } catch {
+    // first start with this bundle
+  }
+  const script = new vm.Script(source, { filename, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  // An accepted cache is not written again: the script need not be kept.
+  if (cachedData === undefined || script.cachedDataRejected) loaded.push({ script, file });
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
+  wrapper.call(module.exports, module.exports, nodeModule.createRequire(filename), module, filename, path.dirname(filename));
+}
+
+// Caches of earlier bundle versions (or flags) unused for a week: ~2 MB each.
+const STALE_MS = 7 * 24 * 3600 * 1000;
+
+function removeStale(current: string): void {
+  const dir = path.dirname(current);
+  const prefix = path.basename(current).replace(/[0-9a-f]{16}\.v8$/, '');
+  for (const name of fs.readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (file === current || !name.startsWith(prefix) || !name.endsWith('.v8')) continue;
+    if (Date.now() - fs.statSync(file).mtimeMs > STALE_MS) fs.rmSync(file, { force: true });
+  }
+}
+
+/**
+ * Writes the caches that were missing or rejected, once per process, a moment
+ * after the first tool call answered (serialising takes ~50 ms of the event
+ * loop). A failure only costs the speed-up.
+ */
+export function saveBundleCodeCacheSoon(): void {
+  if (state !== 'idle' || loaded.length === 0) return;
+  state = 'pending';
+  setTimeout(flushBundleCodeCache, 1000).unref();
+}
+
+/** At shutdown: a save still pending is done now (a client that leaves right after its first call). */
+export function flushBundleCodeCache(): void {
+  if (state !== 'pending') return;
+  state = 'done';
+  for (const entry of loaded) {
+    try {
+      writeFileAtomicSync(entry.file, entry.script.createCachedData());
+      removeStale(entry.file);
+    } catch {
+      // read-only or full cache dir
+    }
+  }
+  loaded.length = 0;
+}
