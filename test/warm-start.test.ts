@@ -4,7 +4,30 @@ import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { commandLine, isAlive, waitFor } from './helpers/processes.ts';
-import { connect, runCli, testEnv } from './helpers/server.ts';
+import { connect, runCli, testEnv, textOf } from './helpers/server.ts';
+import { connectUpstream } from './helpers/upstream-cli.ts';
+
+type Caller = { callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<unknown> };
+
+// A fresh upstream session has no tab until a tool needs one. These first
+// calls read differently when a tab is already open (select 0 would work,
+// `new` would make a second tab, a snapshot would succeed).
+const FIRST_CALLS: [string, Record<string, unknown>][] = [
+  ['browser_tabs', { action: 'select', index: 0 }],
+  ['browser_snapshot', {}],
+  ['browser_tabs', { action: 'close' }],
+  ['browser_tabs', { action: 'new' }],
+  ['browser_tabs', { action: 'list' }],
+];
+
+async function firstCalls(client: Caller): Promise<string[]> {
+  const out: string[] = [];
+  for (const [name, args] of FIRST_CALLS) {
+    const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean };
+    out.push(`${name} ${JSON.stringify(args)} -> ${result.isError ? 'error' : 'ok'}: ${textOf(result)}`);
+  }
+  return out;
+}
 
 type Info = { session: { browserRunning: boolean; launch: { prelaunched: boolean; seed: number } }; warmPool: { size: number; ready: number; launching: number; taken: number } | null };
 
@@ -103,11 +126,51 @@ describe('HTTP warm pool (--http-prewarm)', () => {
     await client.close();
   });
 
+  test('a warm session\'s first calls read as the upstream CLI\'s: its page opened ahead is not a tab until a tool opens one', async () => {
+    const upstream = await connectUpstream(output.path);
+    const expected = await firstCalls(upstream.client);
+    await upstream.client.close();
+    assert.ok(await poolReady(server, 2));
+    const { client, transport } = await httpClient(server.url);
+    assert.equal((await info(client)).session.launch.prelaunched, true, 'a warm browser');
+    assert.deepEqual(await firstCalls(client), expected);
+    await transport.terminateSession();
+    await client.close();
+  });
+
   test('shutdown takes the pool browsers with it', async () => {
     const before = server.browsers();
     assert.ok(before.length > 0);
     await server.stop();
     assert.ok(await waitFor(() => before.every((pid) => !isAlive(pid)), 5000), `left: ${before.filter(isAlive)}`);
+  });
+});
+
+describe('HTTP warm pool at the session cap', () => {
+  const output = useTempDir('spm-warm-cap-');
+  let server: HttpServer;
+  before(async () => {
+    server = await startHttpServer(testEnv(output.path), ['--http-prewarm', '1', '--http-session-max', '2']);
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  test('no warm browser waits for a session that cannot start; one is back when a session ends', async () => {
+    assert.ok(await poolReady(server, 1));
+    const first = await httpClient(server.url);
+    assert.ok(await poolReady(server, 1), 'one more session can start: refilled');
+    const second = await httpClient(server.url);
+    assert.equal((await info(second.client)).session.launch.prelaunched, true, 'the second took the warm browser');
+    // At the cap: the pool stays empty, and only the sessions' browsers run.
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.deepEqual((await readyz(server)).warmPool, { size: 1, ready: 0, launching: 0, taken: 2 });
+    assert.equal(browserRoots(server).length, 2, 'two browsers for two sessions, none spare');
+    await first.transport.terminateSession();
+    await first.client.close();
+    assert.ok(await poolReady(server, 1), 'a slot is free again: refilled');
+    await second.transport.terminateSession();
+    await second.client.close();
   });
 });
 
@@ -126,6 +189,12 @@ describe('stdio: the browser launches while the client handshakes', () => {
         while (!(await running()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       } else await new Promise((r) => setTimeout(r, 1500));
       assert.equal(await running(), expected);
+      if (expected) {
+        const upstream = await connectUpstream(output.path);
+        const upstreamCalls = await firstCalls(upstream.client);
+        await upstream.client.close();
+        assert.deepEqual(await firstCalls(server.client), upstreamCalls, 'the page opened ahead is no tab until a tool opens one, as with the upstream CLI');
+      }
       await server.client.close();
       await server.transport.exit;
     });

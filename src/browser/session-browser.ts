@@ -17,6 +17,7 @@ import type { LaunchPlan } from './launch-options.ts';
 import { maskCredentialsIn } from './proxy/proxy-url.ts';
 import { mergeArgs } from './stealth-profile.ts';
 import { spawnAheadReport } from './spawn-ahead/spawn-ahead.ts';
+import { openPageAhead } from './page-ahead.ts';
 
 /** How a session adds to each launch (CDP debugging port), holds its licence seat and hears of a browser's end. */
 export interface BrowserHooks {
@@ -199,6 +200,8 @@ export class SessionBrowser {
     guardPages(context, this.#plan.maxPages, () => this.#tabsClosed++);
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));
+    // Before the upstream gets the context, so it never sees that page before asking for one.
+    if (this.#warm) await openPageAhead(context);
     this.#log.debug(`browser ${browser.version()} launched in ${Math.round(performance.now() - started)} ms`);
     return context;
   }

@@ -118,14 +118,13 @@ export class BridgeSession {
 
   /**
    * For the warm pool: everything a client's first call would wait for, done
-   * ahead: setup, the browser launched, the upstream connected and its first
-   * tab open (an internal tab list; a fresh upstream session opens one).
+   * ahead: setup, the browser launched, the upstream connected and the first
+   * page open (hidden from the upstream until it opens its first tab).
    */
   async warmUp(): Promise<void> {
     this.browser.markWarm();
     await this.start();
     await this.browser.context();
-    await this.#requireUpstream().callTool({ name: 'browser_tabs', arguments: { action: 'list' } }, undefined, { timeout: 30_000 });
   }
 
   get alive(): boolean {

@@ -25,6 +25,7 @@ export class SessionRegistry<T> {
   #closing = new Map<string, Promise<void>>();
   #pending = 0;
   #draining = false;
+  #onSlots = new Set<() => void>();
   #sweeper: NodeJS.Timeout | undefined;
   readonly limits: RegistryLimits;
   #log: Logger;
@@ -44,7 +45,7 @@ export class SessionRegistry<T> {
 
   /** A new session would be accepted now. */
   get ready(): boolean {
-    return !this.#draining && this.#entries.size + this.#pending < this.limits.max;
+    return this.room > 0;
   }
 
   get draining(): boolean {
@@ -62,6 +63,21 @@ export class SessionRegistry<T> {
   settle(session?: BridgeSession, transport?: T): void {
     this.#pending--;
     if (session && transport) this.#entries.set(session.id, { session, transport, lastSeen: Date.now(), inFlight: 0 });
+    this.#slotsChanged();
+  }
+
+  /** Sessions that could still start now. */
+  get room(): number {
+    return this.#draining ? 0 : this.limits.max - this.#entries.size - this.#pending;
+  }
+
+  /** Called when a session starts or ends, or an initialize fails. */
+  onSlotsChanged(listener: () => void): void {
+    this.#onSlots.add(listener);
+  }
+
+  #slotsChanged(): void {
+    for (const listener of this.#onSlots) listener();
   }
 
   get(id: string): { session: BridgeSession; transport: T } | undefined {
@@ -89,6 +105,7 @@ export class SessionRegistry<T> {
     if (!entry) return Promise.resolve();
     this.#entries.delete(id);
     metrics.sessionEnds.inc({ reason });
+    this.#slotsChanged();
     const closing = entry.session
       .close()
       .catch((error: unknown) => this.#log.warn(`closing session ${id} failed:`, error))

@@ -39,6 +39,7 @@ export class WarmPool<T extends Warmable> {
   #failures = 0;
   #closed = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #room: () => number = () => Infinity;
 
   constructor(size: number, make: () => T, log: Logger) {
     this.#size = size;
@@ -46,9 +47,21 @@ export class WarmPool<T extends Warmable> {
     this.#log = log;
   }
 
-  /** Prepares until the pool holds `size` (ready or warming), a few at a time. */
+  /**
+   * How many more sessions could start now (the session cap less those open
+   * or opening): a browser beyond that could serve nobody, and at the cap it
+   * would be one browser's memory more than the cap plans for.
+   */
+  limitTo(room: () => number): void {
+    this.#room = room;
+  }
+
+  /** Prepares until the pool holds `size` (ready or warming), a few at a time, within the room left. */
   fill(): void {
-    while (!this.#closed && this.#ready.length + this.#warming.size < this.#size && this.#warming.size < WARMING_AT_ONCE) this.#prepareOne();
+    if (this.#closed) return;
+    const target = Math.max(0, Math.min(this.#size, this.#room()));
+    while (this.#ready.length + this.#warming.size > target && this.#ready.length) void this.#ready.pop()!.close();
+    while (this.#ready.length + this.#warming.size < target && this.#warming.size < WARMING_AT_ONCE) this.#prepareOne();
   }
 
   #prepareOne(): void {

@@ -89,7 +89,11 @@ export async function serveHttp({ config, log, createSession, pool }: HttpServer
     server.listen(config.httpPort, config.httpHost, resolve);
   });
   registry.startSweeping();
-  pool?.fill();
+  if (pool) {
+    pool.limitTo(() => registry.room);
+    registry.onSlotsChanged(() => pool.fill());
+    pool.fill();
+  }
   const agent = config.httpAgentPort === undefined ? undefined : await startGatewayAgent(config.httpHost, config.httpAgentPort, registry, log);
 
   const { port } = server.address() as AddressInfo;
