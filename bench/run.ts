@@ -11,6 +11,7 @@ import { bridgeOverhead } from './measures/bridge-overhead.ts';
 import { distribution } from './distribution.ts';
 import { firstNavigate } from './measures/first-navigate.ts';
 import { firstNavigateHttp } from './measures/first-navigate-http.ts';
+import { firstNavigatePaused } from './measures/first-navigate-paused.ts';
 import { poolRefill } from './measures/pool-refill.ts';
 import type { SamplesByVariant } from './measures/from-samples.ts';
 import { memory } from './measures/memory.ts';
@@ -75,7 +76,8 @@ if (options.only.has('stdio')) {
     }
   }
   const byVariant: SamplesByVariant = new Map(Object.entries(samples));
-  results.push(spawnInit(byVariant, binaryNotes), firstNavigate(byVariant), memory(byVariant), throughput(byVariant, options.snapshotCalls));
+  const paused = await firstNavigatePaused(variants, site.url, options.runs, log);
+  results.push(spawnInit(byVariant, binaryNotes), firstNavigate(byVariant), paused, memory(byVariant), throughput(byVariant, options.snapshotCalls));
 }
 
 if (options.only.has('overhead')) {
@@ -100,7 +102,7 @@ if (options.only.has('http')) {
     await throughputHttp(ours, upstream, site.url, Math.min(options.runs, 3), options.snapshotCalls, log).catch(failed('throughput-http', '5b. throughput across 8 HTTP sessions')),
   );
   // Keep the numbering: each HTTP figure right after its stdio counterpart.
-  const order = ['spawn-init', 'first-navigate', 'first-navigate-http', 'pool-refill', 'bridge-overhead', 'memory', 'memory-http', 'throughput', 'throughput-http'];
+  const order = ['spawn-init', 'first-navigate', 'first-navigate-http', 'pool-refill', 'first-navigate-paused', 'bridge-overhead', 'memory', 'memory-http', 'throughput', 'throughput-http'];
   results.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
 }
 

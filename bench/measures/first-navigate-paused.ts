@@ -1,0 +1,56 @@
+import { haltIfStopping } from '../cleanup.ts';
+import { compare, type Figure, type MeasureResult } from '../report-types.ts';
+import { startStdio, type Variant } from '../servers.ts';
+import { median, round, since } from '../stats.ts';
+import { BASELINE } from './from-samples.ts';
+
+// Measure 2d: the first browser_navigate call as an agent makes it: the
+// client lists the tools, then thinks (a model's turn takes seconds) before
+// its first browser tool. Measure 2 sends that call at once; this one shows
+// what a browser started and a page opened during the handshake saves when
+// the call comes later. No target in the issue; reported beside measure 2.
+
+const THINK_MS = 2000;
+
+export async function firstNavigatePaused(variants: Variant[], url: string, runs: number, log: (line: string) => void): Promise<MeasureResult> {
+  const samples = new Map<string, number[]>(variants.map((v) => [v.id, []]));
+  for (let run = 0; run < runs; run++) {
+    for (const variant of variants.map((_, i) => variants[(i + run) % variants.length]!)) {
+      log(`2d run ${run + 1}/${runs}: ${variant.id}`);
+      const server = await startStdio(variant);
+      try {
+        await server.client.listTools();
+        await new Promise((r) => setTimeout(r, THINK_MS));
+        const start = performance.now();
+        await server.call('browser_navigate', { url });
+        samples.get(variant.id)!.push(since(start));
+      } catch (error) {
+        await haltIfStopping();
+        log(`2d run ${run + 1} of ${variant.id} failed: ${(error as Error).message}`);
+      } finally {
+        await server.close();
+      }
+    }
+  }
+  const figureOf = (variant: string, values: number[]): Figure => ({
+    metric: `first navigate call, ${THINK_MS / 1000} s after tools/list`,
+    variant,
+    unit: 'ms',
+    median: round(median(values), 1),
+    runs: values.map((v) => round(v, 1)),
+  });
+  const baseValues = samples.get(BASELINE) ?? [];
+  const base = baseValues.length ? figureOf(BASELINE, baseValues) : undefined;
+  const figures: Figure[] = base ? [base] : [];
+  for (const [variant, values] of samples) {
+    if (variant === BASELINE || !values.length) continue;
+    const f = compare(figureOf(variant, values), base);
+    figures.push(f.ratio === undefined ? f : { ...f, ratio: round(f.ratio, 3) });
+  }
+  return {
+    id: 'first-navigate-paused',
+    title: '2d. first browser_navigate after the client\'s think time (stdio)',
+    figures,
+    notes: [`Spawn, initialize, tools/list, ${THINK_MS} ms pause (a model's turn), then the timed browser_navigate call alone. The upstream launches its browser on that call; ours has it launched and its first page open by then.`],
+  };
+}
