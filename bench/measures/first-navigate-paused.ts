@@ -1,8 +1,8 @@
 import { haltIfStopping } from '../cleanup.ts';
-import { compare, type Figure, type MeasureResult } from '../report-types.ts';
+import type { MeasureResult } from '../report-types.ts';
 import { startStdio, type Variant } from '../servers.ts';
-import { median, round, since } from '../stats.ts';
-import { BASELINE } from './from-samples.ts';
+import { since } from '../stats.ts';
+import { comparedValues } from './from-samples.ts';
 
 // Measure 2d: the first browser_navigate call as an agent makes it: the
 // client lists the tools, then thinks (a model's turn takes seconds) before
@@ -32,21 +32,7 @@ export async function firstNavigatePaused(variants: Variant[], url: string, runs
       }
     }
   }
-  const figureOf = (variant: string, values: number[]): Figure => ({
-    metric: `first navigate call, ${THINK_MS / 1000} s after tools/list`,
-    variant,
-    unit: 'ms',
-    median: round(median(values), 1),
-    runs: values.map((v) => round(v, 1)),
-  });
-  const baseValues = samples.get(BASELINE) ?? [];
-  const base = baseValues.length ? figureOf(BASELINE, baseValues) : undefined;
-  const figures: Figure[] = base ? [base] : [];
-  for (const [variant, values] of samples) {
-    if (variant === BASELINE || !values.length) continue;
-    const f = compare(figureOf(variant, values), base);
-    figures.push(f.ratio === undefined ? f : { ...f, ratio: round(f.ratio, 3) });
-  }
+  const figures = comparedValues(samples, `first navigate call, ${THINK_MS / 1000} s after tools/list`, 'ms');
   return {
     id: 'first-navigate-paused',
     title: '2d. first browser_navigate after the client\'s think time (stdio)',

@@ -31,9 +31,9 @@ export function openPageAhead(context: BrowserContext): Promise<void> {
   };
   context.pages = () => pages().filter((page) => page !== hidden);
   context.newPage = async () => {
-    context.newPage = newPage;
-    const page = await opening.catch(() => undefined);
+    // Only the first call gets the page opened ahead; the context is itself again from here on.
     restore();
+    const page = await opening.catch(() => undefined);
     if (!page || page.isClosed()) return newPage();
     for (const listener of pageListeners(context)) if (!earlyListeners.has(listener)) listener.call(context, page);
     return page;
