@@ -8,8 +8,9 @@ import { startSite, type Site } from './helpers/site.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 // Chromium keeps the last value of a repeated switch. Side by side with the
-// upstream CLI: Playwright's own enabled features survive ours, and the
-// network service runs inside the browser process (less memory per browser).
+// upstream CLI: Playwright's own enabled and disabled features survive ours,
+// the network service runs inside the browser process, and no renderer is
+// started for the address bar's WebUI popup (less memory per browser).
 
 // Chromium rewrites its process title: /proc/<pid>/cmdline may be one space-separated string.
 function commandOf(pid: number): string {
@@ -20,13 +21,29 @@ function commandOf(pid: number): string {
   }
 }
 
-/** The browser process's effective enabled features, and whether a separate network service process runs. */
-function browserFacts(serverPid: number): { enabled: string[]; networkProcess: boolean } {
+interface BrowserFacts {
+  enabled: string[];
+  disabled: string[];
+  /** Times the browser's command line names each feature switch (Chromium reads only the last). */
+  switchCount: number;
+  networkProcess: boolean;
+  /** Renderers of browser UI pages (chrome://*.top-chrome), which pages never see. */
+  uiRenderers: number;
+}
+
+/** The browser process's effective features and the helper processes it runs. */
+function browserFacts(serverPid: number): BrowserFacts {
   const processes = descendants(serverPid).map(commandOf).filter((c) => /chrom/i.test(c.split(' ')[0] ?? ''));
   const main = processes.find((c) => !/ --type=/.test(c));
   assert.ok(main, 'a browser process');
-  const enabled = [...main.matchAll(/--enable-features=(\S+)/g)].at(-1)?.[1]?.split(',') ?? [];
-  return { enabled, networkProcess: processes.some((c) => c.includes('--utility-sub-type=network.mojom.NetworkService')) };
+  const last = (name: string) => [...main.matchAll(new RegExp(`--${name}=(\\S+)`, 'g'))].at(-1)?.[1]?.split(',') ?? [];
+  return {
+    enabled: last('enable-features'),
+    disabled: last('disable-features'),
+    switchCount: [...main.matchAll(/--(en|dis)able-features=/g)].length,
+    networkProcess: processes.some((c) => c.includes('--utility-sub-type=network.mojom.NetworkService')),
+    uiRenderers: processes.filter((c) => c.includes('--type=renderer') && c.includes('--top-chrome-webui')).length,
+  };
 }
 
 describe('Chromium features: Playwright\'s survive ours; the network service in the browser process', () => {
@@ -40,7 +57,7 @@ describe('Chromium features: Playwright\'s survive ours; the network service in 
   });
 
   test('against the upstream CLI in the same run', { timeout: 120_000 }, async () => {
-    const facts: Record<string, ReturnType<typeof browserFacts>> = {};
+    const facts: Record<string, BrowserFacts> = {};
     for (const [label, start] of [
       ['upstream', () => connectUpstream(`${output.path}/upstream`)],
       ['ours', () => connect(testEnv(`${output.path}/ours`))],
@@ -52,10 +69,16 @@ describe('Chromium features: Playwright\'s survive ours; the network service in 
       assert.ok(!nav.isError, textOf(nav));
       facts[label] = browserFacts(server.transport.pid!);
     }
-    for (const feature of facts.upstream!.enabled) {
-      assert.ok(facts.ours!.enabled.includes(feature), `Playwright's ${feature} is kept (ours: ${facts.ours!.enabled})`);
-      assert.ok(facts['ours, playwright engine']!.enabled.includes(feature), `Playwright's ${feature} is kept on the playwright engine`);
+    for (const label of ['ours', 'ours, playwright engine'] as const) {
+      const mine = facts[label]!;
+      for (const feature of facts.upstream!.enabled) assert.ok(mine.enabled.includes(feature), `${label}: Playwright's enabled ${feature} is kept (${mine.enabled})`);
+      for (const feature of facts.upstream!.disabled) assert.ok(mine.disabled.includes(feature), `${label}: Playwright's disabled ${feature} is kept (${mine.disabled})`);
+      assert.equal(mine.switchCount, 2, `${label}: one --enable-features and one --disable-features`);
+      assert.ok(mine.disabled.includes('WebUIOmniboxPopup') && mine.disabled.includes('WebUIOmniboxAimPopup'), `${label}: ${mine.disabled}`);
+      assert.equal(mine.uiRenderers, 0, `${label}: no renderer for the omnibox popup's WebUI`);
     }
+    // The saving is real only if the upstream's Chromium does start that renderer.
+    assert.equal(facts.upstream!.uiRenderers, 1, 'the upstream runs one renderer for the omnibox WebUI');
     assert.equal(facts.upstream!.networkProcess, true, 'the upstream runs a network service process');
     assert.equal(facts.ours!.networkProcess, false, 'ours runs the network service in the browser process');
     assert.ok(facts.ours!.enabled.includes('NetworkServiceInProcess2'));

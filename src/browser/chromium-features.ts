@@ -1,27 +1,74 @@
-// Chromium keeps one value per switch: a second `--enable-features=` replaces
-// the first instead of adding to it. Playwright passes its own list before
-// ours, so every feature we enable is merged with Playwright's into one switch.
+import childProcess, { type ChildProcess } from 'node:child_process';
+import { isBrowserLaunch } from './spawn-ahead/spawn-recipe.ts';
 
-/** What Playwright itself enables (chromiumSwitches.ts), kept when we add ours. */
-const PLAYWRIGHT_ENABLED = process.env.PLAYWRIGHT_LEGACY_SCREENSHOT ? [] : ['CDPScreenshotNewSurface'];
+// Chromium keeps one value per switch: a second `--enable-features=` or
+// `--disable-features=` replaces the first instead of adding to it. Playwright
+// passes its own lists before ours (and a user's launch args may hold more),
+// so the lists are merged into one switch each, at the spawn of the browser
+// itself, where Playwright's lists are known without copying them here.
+
+const FEATURE_SWITCHES = ['--enable-features=', '--disable-features='] as const;
 
 /**
- * Features enabled on every browser we launch, with why. Each was measured
- * alone (PSS of 4 headless browsers, one page with a cross-origin frame each,
- * median of 3 runs, Debian Chromium) and kept only if a page cannot tell.
+ * Features switched on or off on every browser we launch, with why. Each was
+ * measured alone (PSS of 4 headless browsers, one page with a cross-origin
+ * frame each, median of 3 runs, Debian Chromium) and kept only if a page
+ * cannot tell.
  */
-export const OUR_FEATURES: { feature: string; why: string }[] = [
+export const OUR_FEATURES: { feature: string; enabled: boolean; why: string }[] = [
   {
     feature: 'NetworkServiceInProcess2',
+    enabled: true,
     why: 'the network service runs in the browser process instead of a process of its own: about 16 MB less PSS per browser (241 → 225 MB, 0.93×); no web-visible difference',
+  },
+  {
+    feature: 'WebUIOmniboxPopup',
+    enabled: false,
+    why: "the address bar's suggestion popup as a WebUI page, which Chromium 15x preloads at startup in a renderer of its own (chrome://omnibox-popup.top-chrome), headless too; without it the popup is drawn natively when shown: with the next one, about 42 MB less PSS per browser (219 → 177 MB, 0.81×) and one renderer fewer to start at launch; browser UI, which no page can see",
+  },
+  {
+    feature: 'WebUIOmniboxAimPopup',
+    enabled: false,
+    why: 'the second preloaded omnibox WebUI page (its "AI mode" variant, same renderer); both must be off for that renderer not to start',
   },
 ];
 
-/** `args` with one `--enable-features` holding Playwright's, ours and the ones already there. */
-export function withEnabledFeatures(args: string[]): string[] {
-  const index = args.findIndex((a) => a.startsWith('--enable-features='));
-  const present = index === -1 ? [] : args[index]!.slice('--enable-features='.length).split(',').filter(Boolean);
-  const all = [...new Set([...PLAYWRIGHT_ENABLED, ...OUR_FEATURES.map((f) => f.feature), ...present])];
-  const merged = `--enable-features=${all.join(',')}`;
-  return index === -1 ? [...args, merged] : args.map((a, i) => (i === index ? merged : a));
+/** `args` plus our features, every feature switch merged into one (Chromium keeps only the last). */
+export function withOurFeatures(args: readonly string[]): string[] {
+  const ours = FEATURE_SWITCHES.map((prefix) => {
+    const features = OUR_FEATURES.filter((f) => f.enabled === (prefix === '--enable-features=')).map((f) => f.feature);
+    return `${prefix}${features.join(',')}`;
+  });
+  return mergeFeatureSwitches([...args, ...ours]);
+}
+
+/** One `--enable-features` and one `--disable-features` holding every feature named in any of them, in order. */
+export function mergeFeatureSwitches(args: readonly string[]): string[] {
+  let out = [...args];
+  for (const prefix of FEATURE_SWITCHES) {
+    const indices = out.flatMap((a, i) => (a.startsWith(prefix) ? [i] : []));
+    if (indices.length === 0) continue;
+    const features = [...new Set(indices.flatMap((i) => out[i]!.slice(prefix.length).split(',')).filter(Boolean))];
+    const first = indices[0]!;
+    out = out.flatMap((a, i) => (i === first ? [`${prefix}${features.join(',')}`] : indices.includes(i) ? [] : [a]));
+  }
+  return out;
+}
+
+let installed = false;
+
+/**
+ * Merges the feature switches of every browser this process spawns. Installed
+ * once, before the first launch; a spawn hook installed earlier (spawn-ahead)
+ * then sees the merged command line, the same one on every start.
+ */
+export function mergeFeatureSwitchesAtSpawn(): void {
+  if (installed) return;
+  installed = true;
+  const inner = childProcess.spawn;
+  const merging = function (this: unknown, command: string, args: unknown, options: unknown): ChildProcess {
+    const merged = Array.isArray(args) && isBrowserLaunch(options) ? mergeFeatureSwitches(args as string[]) : args;
+    return (inner as (...a: unknown[]) => ChildProcess).apply(this, [command, merged, options]);
+  };
+  childProcess.spawn = merging as typeof childProcess.spawn;
 }

@@ -3,7 +3,7 @@ import type { Config } from '../config/settings.ts';
 import type { UpstreamConfig } from '../config/upstream.ts';
 import type { BrowserBinary } from './binary.ts';
 import type { LaunchExtras } from './launch-extras.ts';
-import { withEnabledFeatures } from './chromium-features.ts';
+import { withOurFeatures } from './chromium-features.ts';
 import { mergeArgs, stealthProfile, type StealthProfile } from './stealth-profile.ts';
 import { applicableSwitches, vendorViewport, withFontMetricsFeature } from './stealth-switches.ts';
 import { reducedUserAgent } from './user-agent.ts';
@@ -60,7 +60,7 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
       ...fromUpstream,
       headless: config.headless,
       chromiumSandbox: !config.noSandbox,
-      args: withEnabledFeatures(mergeArgs(stealth?.args ?? [], switches.map((s) => s.switch), userArgs)),
+      args: withOurFeatures(mergeArgs(stealth?.args ?? [], switches.map((s) => s.switch), userArgs)),
       ignoreDefaultArgs,
       // The bridge closes its browsers itself on signals; Playwright's own
       // handlers would race it and exit the process early.

@@ -17,6 +17,7 @@ import type { LaunchPlan } from './launch-options.ts';
 import { maskCredentialsIn } from './proxy/proxy-url.ts';
 import { mergeArgs } from './stealth-profile.ts';
 import { spawnAheadReport } from './spawn-ahead/spawn-ahead.ts';
+import { mergeFeatureSwitchesAtSpawn } from './chromium-features.ts';
 import { openPageAhead } from './page-ahead.ts';
 
 /** How a session adds to each launch (CDP debugging port), holds its licence seat and hears of a browser's end. */
@@ -162,6 +163,7 @@ export class SessionBrowser {
     const statusFile = licenceEnv[LICENCE_STATUS_ENV];
     if (statusFile) await makeDir(path.dirname(statusFile), 0o700).catch(() => {});
     const browserType = await chromium();
+    mergeFeatureSwitchesAtSpawn();
     const releaseSeat = await (this.#hooks.claimSeat?.() ?? this.#plan.binary.claimSeat(this.#log));
     try {
       if (extras?.userDataDir) {

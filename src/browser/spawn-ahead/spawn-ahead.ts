@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../log.ts';
+import { mergeFeatureSwitchesAtSpawn } from '../chromium-features.ts';
 import { PACKAGE_VERSION } from '../../package-info.ts';
 import { fillRecipe, isBrowserLaunch, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, sameLaunch, throwawayProfileOf, toRecipe, writeRecipe, type SpawnRecipe } from './spawn-recipe.ts';
 
@@ -56,6 +57,8 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   const file = recipeFile(options.runtimeDir, key);
   const seed = crypto.randomInt(10_000, 100_000);
   const recipe = readRecipe(file);
+  // Beneath our hook: the recipe keeps Playwright's own command line, and both paths spawn it merged.
+  mergeFeatureSwitchesAtSpawn();
   run = { file, stored: recipe, seed, marker: options.marker, log: options.log, recorded: false, report: { state: 'no recipe yet' } };
   if (childProcess.spawn !== (hookedSpawn as unknown)) originalSpawn = childProcess.spawn;
   childProcess.spawn = hookedSpawn as typeof childProcess.spawn;
