@@ -113,6 +113,37 @@ export function killAll(infos: readonly ProcInfo[]): number {
   return killed;
 }
 
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** CPU time (user + system) a process has used so far, in ms; 0 once it is gone. */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** What a process is: the MCP server (a root), or Chromium's browser, renderer, GPU... process. */
+function kindOf(pid: number, isRoot: boolean): string {
+  if (isRoot) return 'server';
+  const command = commandLine(pid);
+  return /--type=renderer/.test(command) ? 'renderer' : /--type=/.test(command) ? 'chromium helpers' : 'chromium browser';
+}
+
+/** CPU ms used so far by each kind of process in the trees under `roots`. */
+export function cpuByKind(roots: readonly number[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const root of roots)
+    for (const pid of [root, ...descendants(root).map((d) => d.pid)]) {
+      const kind = kindOf(pid, pid === root);
+      out[kind] = (out[kind] ?? 0) + cpuMs(pid);
+    }
+  return out;
+}
+
 export function loadAverage(): [number, number, number] {
   const [one = 0, five = 0, fifteen = 0] = os.loadavg();
   return [one, five, fifteen];

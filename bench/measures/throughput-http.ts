@@ -3,6 +3,7 @@ import { openHttpSession, stdioSession, type BenchSession } from '../http-sessio
 import { HTTP_THROUGHPUT_SESSIONS, startHttpServer } from '../http.ts';
 import { meets, type Figure, type MeasureResult } from '../report-types.ts';
 import { startStdio, type Variant } from '../servers.ts';
+import { cpuByKind } from '../proc.ts';
 import { median, percentile, round, since } from '../stats.ts';
 
 // Measure 5b: 8 sessions each calling browser_snapshot in a loop at the same
@@ -13,13 +14,16 @@ interface Burst {
   callsPerSecond: number;
   p50Ms: number;
   p95Ms: number;
+  /** CPU ms per call, by kind of process: where the time goes on each side. */
+  cpuMsPerCall: Record<string, number>;
 }
 
-async function burst(sessions: BenchSession[], url: string, calls: number): Promise<Burst> {
+async function burst(sessions: BenchSession[], url: string, calls: number, roots: number[]): Promise<Burst> {
   await Promise.all(sessions.map((s) => s.call('browser_navigate', { url })));
   // One untimed snapshot each: the first one builds the page's aria tree caches.
   await Promise.all(sessions.map((s) => s.call('browser_snapshot')));
   const latencies: number[] = [];
+  const cpuBefore = cpuByKind(roots);
   const t0 = performance.now();
   await Promise.all(
     sessions.map(async (s) => {
@@ -31,7 +35,9 @@ async function burst(sessions: BenchSession[], url: string, calls: number): Prom
     }),
   );
   const seconds = since(t0) / 1000;
-  return { callsPerSecond: latencies.length / seconds, p50Ms: percentile(latencies, 50), p95Ms: percentile(latencies, 95) };
+  const cpuAfter = cpuByKind(roots);
+  const cpuMsPerCall = Object.fromEntries(Object.entries(cpuAfter).map(([kind, ms]) => [kind, round((ms - (cpuBefore[kind] ?? 0)) / latencies.length, 2)]));
+  return { callsPerSecond: latencies.length / seconds, p50Ms: percentile(latencies, 50), p95Ms: percentile(latencies, 95), cpuMsPerCall };
 }
 
 async function oursBurst(ours: Variant, url: string, calls: number): Promise<Burst> {
@@ -39,7 +45,7 @@ async function oursBurst(ours: Variant, url: string, calls: number): Promise<Bur
   const sessions: BenchSession[] = [];
   try {
     for (let i = 0; i < HTTP_THROUGHPUT_SESSIONS; i++) sessions.push(await openHttpSession(server.url));
-    return await burst(sessions, url, calls);
+    return await burst(sessions, url, calls, [server.pid]);
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
     await server.close();
@@ -48,9 +54,14 @@ async function oursBurst(ours: Variant, url: string, calls: number): Promise<Bur
 
 async function upstreamBurst(upstream: Variant, url: string, calls: number): Promise<Burst> {
   const sessions: BenchSession[] = [];
+  const pids: number[] = [];
   try {
-    for (let i = 0; i < HTTP_THROUGHPUT_SESSIONS; i++) sessions.push(stdioSession(await startStdio(upstream)));
-    return await burst(sessions, url, calls);
+    for (let i = 0; i < HTTP_THROUGHPUT_SESSIONS; i++) {
+      const server = await startStdio(upstream);
+      pids.push(server.pid);
+      sessions.push(stdioSession(server));
+    }
+    return await burst(sessions, url, calls, pids);
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
   }
@@ -71,10 +82,14 @@ export async function throughputHttp(ours: Variant, upstream: Variant, url: stri
     }
   }
   const figures: Figure[] = [];
+  // Where a call's CPU goes on each side (issue 16 asks why, not only how fast):
+  // the server process(es) are ours or the upstream's, the rest is Chromium's.
+  const kinds = [...new Set([...results.ours, ...results.upstream].flatMap((b) => Object.keys(b.cpuMsPerCall)))].sort();
   const metrics: [string, string, (b: Burst) => number][] = [
     ['snapshots per second, all sessions', 'calls/s', (b) => b.callsPerSecond],
     ['snapshot latency p50', 'ms', (b) => b.p50Ms],
     ['snapshot latency p95', 'ms', (b) => b.p95Ms],
+    ...kinds.map((kind): [string, string, (b: Burst) => number] => [`CPU per snapshot call, ${kind}`, 'ms', (b) => b.cpuMsPerCall[kind] ?? 0]),
   ];
   for (const [metric, unit, pick] of metrics) {
     const base = results.upstream.map(pick);
@@ -92,6 +107,6 @@ export async function throughputHttp(ours: Variant, upstream: Variant, url: stri
         ...(ratio !== undefined ? { baseline: 'upstream-cli', ratio, ...(target ? { target, met: meets(target, ratio) } : {}) } : {}),
       });
   }
-  notes.unshift(`${HTTP_THROUGHPUT_SESSIONS} sessions at once, each ${calls} sequential browser_snapshot calls after a navigate and one untimed snapshot; calls/s = all calls / wall time. Target (issue 16): ≥ 1.2× the throughput of one upstream CLI child per client.`);
+  notes.unshift(`${HTTP_THROUGHPUT_SESSIONS} sessions at once, each ${calls} sequential browser_snapshot calls after a navigate and one untimed snapshot; calls/s = all calls / wall time; CPU per call = CPU time (user + system, from /proc) of each kind of process during the timed calls / calls: the server process (ours, or the ${HTTP_THROUGHPUT_SESSIONS} upstream CLI children), Chromium's browser process, its renderers, its other helpers. Target (issue 16): ≥ 1.2× the throughput of one upstream CLI child per client.`);
   return { id: 'throughput-http', title: `5b. throughput across ${HTTP_THROUGHPUT_SESSIONS} concurrent HTTP sessions (browser_snapshot loops)`, figures, notes };
 }
