@@ -11,6 +11,7 @@ import {
   type Client,
 } from '../mcp-sdk.ts';
 import { saveBundleCodeCacheSoon } from '../bundle-code-cache.ts';
+import { callEnded, callStarted } from '../idle-gc.ts';
 import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Config } from '../config/settings.ts';
 import { callDeadlineMs, forwardToolCall } from './forward-call.ts';
@@ -166,6 +167,7 @@ export class BridgeSession {
 
   async #callTool(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]) {
     const started = performance.now();
+    callStarted();
     try {
       const result = capResult(await this.#withFiles(await this.#dispatch(params, extra)), this.#config.maxResultChars);
       observeToolCall(this.#toolLabel(params.name, result), started, result.isError === true);
@@ -173,6 +175,8 @@ export class BridgeSession {
     } catch (error) {
       observeToolCall(this.#toolLabel(params.name), started, true);
       throw error;
+    } finally {
+      callEnded();
     }
   }
 

@@ -3,6 +3,7 @@ import type { WarmPoolInfo } from '../../session/warm-pool.ts';
 import { PACKAGE_VERSION } from '../../package-info.ts';
 import type { SessionRegistry } from '../../session/session-registry.ts';
 import { sendJson } from './replies.ts';
+import { idleGcRuns } from '../../idle-gc.ts';
 
 export const PROBE_PATHS = ['/healthz', '/readyz'] as const;
 
@@ -34,9 +35,9 @@ export function answerProbe(path: string, res: ServerResponse, registry: Session
  * needs it in production). With --expose-gc (NODE_OPTIONS), a full GC runs
  * first so heap figures compare across time; without it they are noisier.
  */
-function memoryFigures(): { rssBytes: number; heapUsedBytes: number; afterGc: boolean } {
+function memoryFigures(): { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; afterGc: boolean; idleGcRuns: number } {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const usage = process.memoryUsage();
-  return { rssBytes: usage.rss, heapUsedBytes: usage.heapUsed, afterGc: gc !== undefined };
+  return { rssBytes: usage.rss, heapUsedBytes: usage.heapUsed, heapTotalBytes: usage.heapTotal, afterGc: gc !== undefined, idleGcRuns: idleGcRuns() };
 }
