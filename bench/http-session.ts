@@ -9,6 +9,7 @@ import type { StdioServer } from './servers.ts';
 
 export interface BenchSession {
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  listTools(): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -25,6 +26,7 @@ export async function openHttpSession(url: string): Promise<BenchSession> {
       if (result.isError) throw new Error(`http: ${name} failed: ${JSON.stringify(result.content).slice(0, 500)}`);
       return result;
     },
+    listTools: () => client.listTools(),
     // DELETE ends the session and its browser before the server answers.
     close: async () => {
       await withTimeout(transport.terminateSession(), 15_000, 'http DELETE').catch(() => {});
@@ -34,5 +36,5 @@ export async function openHttpSession(url: string): Promise<BenchSession> {
 }
 
 export function stdioSession(server: StdioServer): BenchSession {
-  return { call: (name, args) => server.call(name, args), close: () => server.close() };
+  return { call: (name, args) => server.call(name, args), listTools: () => server.client.listTools(), close: () => server.close() };
 }

@@ -48,6 +48,8 @@ export class SessionBrowser {
   #release: (() => Promise<void>) | undefined;
   /** Launched ahead of its session (stdio handshake or the HTTP warm pool). */
   #warm = false;
+  /** The upstream has asked for the context: from then on it sees every page as it opens. */
+  #contextGiven = false;
   /** Whether the in-page console recorder runs (decided at launch, from the build's behaviour). */
   #consoleFallbackActive: boolean | null = null;
 
@@ -59,6 +61,16 @@ export class SessionBrowser {
 
   /** Handed to the upstream as its context getter; concurrent calls share one launch. */
   context(): Promise<BrowserContext> {
+    this.#contextGiven = true;
+    return this.#ensureLaunched();
+  }
+
+  /** The warm pool's launch: the context is not handed to anyone yet. */
+  launchAhead(): Promise<void> {
+    return this.#ensureLaunched().then(() => undefined);
+  }
+
+  #ensureLaunched(): Promise<BrowserContext> {
     if (this.#closed) return Promise.reject(new Error('The session is closed.'));
     this.#pending ??= this.#launch().catch((error: unknown) => {
       this.#pending = undefined;
@@ -70,7 +82,7 @@ export class SessionBrowser {
   /** Starts the launch now; a failure is reported again by the first context() call. */
   prelaunch(): void {
     this.#warm = true;
-    this.context().catch((error: unknown) => this.#log.debug(`browser prelaunch failed (the first tool call will report it): ${(error as Error).message.split('\n')[0]}`));
+    this.#ensureLaunched().catch((error: unknown) => this.#log.debug(`browser prelaunch failed (the first tool call will report it): ${(error as Error).message.split('\n')[0]}`));
   }
 
   /** Called when the current browser exits; returns an unsubscribe function. */
@@ -83,9 +95,22 @@ export class SessionBrowser {
     return this.#plan;
   }
 
-  /** This browser was launched ahead, for the warm pool. */
-  markWarm(): void {
+  /**
+   * A browser launched ahead for the warm pool opens its first page when a
+   * client takes it, hidden from the upstream as at a prelaunch. Only before
+   * the upstream has asked for the context: later it opens its own pages.
+   */
+  openFirstPageNow(): void {
+    const pending = this.#pending;
+    if (!pending || this.#contextGiven) return;
     this.#warm = true;
+    this.#pending = pending.then(async (context) => {
+      await openPageAhead(context);
+      // A browser that died meanwhile: the upstream, handed its context after
+      // the close event, would never hear of it. It gets a fresh launch instead.
+      return this.running ? context : this.#ensureLaunched();
+    });
+    this.#pending.catch(() => {});
   }
 
   get running(): boolean {

@@ -118,14 +118,19 @@ export class BridgeSession {
   }
 
   /**
-   * For the warm pool: everything a client's first call would wait for, done
-   * ahead: setup, the browser launched, the upstream connected and the first
-   * page open (hidden from the upstream until it opens its first tab).
+   * For the warm pool: what a client's first call would wait for, done ahead:
+   * setup, the browser launched and the upstream connected. The first page
+   * opens when a client takes the session (`taken`): idle in the pool, a page
+   * would hold ~45 MB (its renderer and Chromium's spare one) for nobody.
    */
   async warmUp(): Promise<void> {
-    this.browser.markWarm();
     await this.start();
-    await this.browser.context();
+    await this.browser.launchAhead();
+  }
+
+  /** A client took this pooled session: its first page opens now, during the client's handshake. */
+  taken(): void {
+    this.browser.openFirstPageNow();
   }
 
   get alive(): boolean {

@@ -11,6 +11,8 @@ export interface WarmPoolInfo {
 /** What the pool keeps warm: a whole session, browser launched and upstream connected. */
 export interface Warmable {
   warmUp(): Promise<void>;
+  /** Handed to a client: what was left for this moment starts now. */
+  taken(): void;
   close(): Promise<void>;
   readonly alive: boolean;
   onGone(listener: () => void): void;
@@ -25,8 +27,8 @@ const WARMING_AT_ONCE = Math.max(1, Math.floor(os.availableParallelism() / 2));
 
 /**
  * Sessions prepared before a client asks (HTTP): browser launched with the
- * process-default profile and its own fingerprint seed, upstream connected and
- * its first tab open. Each goes to exactly one client and ends with it: never
+ * process-default profile and its own fingerprint seed, upstream connected;
+ * its first page opens when a client takes it. Each goes to exactly one client and ends with it: never
  * reused. Taking one refills the pool in the background.
  */
 export class WarmPool<T extends Warmable> {
@@ -101,7 +103,10 @@ export class WarmPool<T extends Warmable> {
   take(): T | undefined {
     let item: T | undefined;
     while ((item = this.#ready.shift()) && !item.alive) void item.close();
-    if (item) this.#taken++;
+    if (item) {
+      this.#taken++;
+      item.taken();
+    }
     this.fill();
     return item;
   }
