@@ -56,6 +56,8 @@ describe('Chromium features: Playwright\'s survive ours; the network service in 
     await site?.close();
   });
 
+  const disabledByPlaywright = new Set<string>();
+
   test('against the upstream CLI in the same run', { timeout: 120_000 }, async () => {
     const facts: Record<string, BrowserFacts> = {};
     for (const [label, start] of [
@@ -77,10 +79,25 @@ describe('Chromium features: Playwright\'s survive ours; the network service in 
       assert.ok(mine.disabled.includes('WebUIOmniboxPopup') && mine.disabled.includes('WebUIOmniboxAimPopup'), `${label}: ${mine.disabled}`);
       assert.equal(mine.uiRenderers, 0, `${label}: no renderer for the omnibox popup's WebUI`);
     }
+    facts.upstream!.disabled.forEach((f) => disabledByPlaywright.add(f));
     // The saving is real only if the upstream's Chromium does start that renderer.
     assert.equal(facts.upstream!.uiRenderers, 1, 'the upstream runs one renderer for the omnibox WebUI');
     assert.equal(facts.upstream!.networkProcess, true, 'the upstream runs a network service process');
     assert.equal(facts.ours!.networkProcess, false, 'ours runs the network service in the browser process');
     assert.ok(facts.ours!.enabled.includes('NetworkServiceInProcess2'));
+  });
+
+  test('a feature list in the launch args adds to Playwright\'s and ours instead of replacing them', { timeout: 60_000 }, async () => {
+    assert.ok(disabledByPlaywright.size > 0, 'runs after the side-by-side test');
+    const config = `${output.path}/features-config.json`;
+    fs.writeFileSync(config, JSON.stringify({ browser: { launchOptions: { args: ['--disable-features=BackForwardCache', '--enable-features=ParallelDownloading'] } } }));
+    const server = await connect(testEnv(`${output.path}/ours-args`), ['--config', config]);
+    servers.push(server);
+    const nav = await server.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/` } });
+    assert.ok(!nav.isError, textOf(nav));
+    const mine = browserFacts(server.transport.pid!);
+    assert.equal(mine.switchCount, 2, 'one switch of each');
+    for (const feature of [...disabledByPlaywright, 'WebUIOmniboxPopup', 'BackForwardCache']) assert.ok(mine.disabled.includes(feature), `${feature} disabled: ${mine.disabled}`);
+    for (const feature of ['NetworkServiceInProcess2', 'ParallelDownloading']) assert.ok(mine.enabled.includes(feature), `${feature} enabled: ${mine.enabled}`);
   });
 });
