@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { withDeadline } from './deadline.ts';
 
 // A browser started ahead (stdio prelaunch, the HTTP warm pool) also opens
 // its first page ahead: a renderer and Playwright's page setup take ~200 ms
@@ -10,6 +11,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 // a page the context just opened.
 
 type PageListener = (page: Page) => void;
+
+const PAGE_AHEAD_DEADLINE_MS = 10_000;
 // Playwright's client objects are its own EventEmitter, which has listeners(); the public type leaves it out.
 const pageListeners = (context: BrowserContext) => (context as unknown as { listeners(event: 'page'): PageListener[] }).listeners('page');
 
@@ -24,6 +27,10 @@ export function openPageAhead(context: BrowserContext): Promise<void> {
   const earlyListeners = new Set(pageListeners(context));
   let hidden: Page | undefined;
   const opening = newPage().then((page) => (hidden = page));
+  // Nothing waits on a browser without a deadline: a page that has not opened
+  // by then is the upstream's to open; one that opens later is closed unseen.
+  const bounded = withDeadline(opening, PAGE_AHEAD_DEADLINE_MS).catch(() => undefined);
+  void bounded.then((page) => (page ? undefined : opening.then((late) => late.close()))).catch(() => {});
   const restore = () => {
     hidden = undefined;
     context.pages = pages;
@@ -33,13 +40,12 @@ export function openPageAhead(context: BrowserContext): Promise<void> {
   context.newPage = async () => {
     // Only the first call gets the page opened ahead; the context is itself again from here on.
     restore();
-    const page = await opening.catch(() => undefined);
+    const page = await bounded;
     if (!page || page.isClosed()) return newPage();
     for (const listener of pageListeners(context)) if (!earlyListeners.has(listener)) listener.call(context, page);
     return page;
   };
-  return opening.then(
-    () => undefined,
-    () => restore(),
-  );
+  return bounded.then((page) => {
+    if (!page) restore();
+  });
 }
