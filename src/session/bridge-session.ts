@@ -16,6 +16,7 @@ import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Config } from '../config/settings.ts';
 import { callDeadlineMs, forwardToolCall } from './forward-call.ts';
 import { localTools } from './local-tools/index.ts';
+import { toolLabel } from './tool-label.ts';
 import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
 import { isHidden, UNSAFE_CODE_TOOL, visibleUpstreamTools } from './tool-policy.ts';
 import { SERVER_INFO, SERVER_OPTIONS } from './server-identity.ts';
@@ -175,10 +176,10 @@ export class BridgeSession {
     callStarted();
     try {
       const result = capResult(await this.#withFiles(await this.#dispatch(params, extra)), this.#config.maxResultChars);
-      observeToolCall(this.#toolLabel(params.name, result), started, result.isError === true);
+      observeToolCall(toolLabel(params.name, result.isError ? textOf(result) : undefined), started, result.isError === true);
       return result;
     } catch (error) {
-      observeToolCall(this.#toolLabel(params.name), started, true);
+      observeToolCall(toolLabel(params.name), started, true);
       throw error;
     } finally {
       callEnded();
@@ -197,14 +198,6 @@ export class BridgeSession {
       await this.server.sendResourceListChanged().catch(() => {});
     }
     return links.length ? { ...result, content: [...(result.content ?? []), ...links] } : result;
-  }
-
-  // Label values must stay a small set: a name the server does not offer is `unknown`.
-  #toolLabel(name: string, result?: { isError?: boolean; content?: unknown[] }): string {
-    if (localTools.has(name)) return name;
-    if (!/^browser_[a-z_]{1,40}$/.test(name)) return 'unknown';
-    if (result?.isError && /Tool "[^"]*" not found/.test(textOf(result))) return 'unknown';
-    return name;
   }
 
   async #dispatch(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]): Promise<CallToolResult> {
