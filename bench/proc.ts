@@ -12,16 +12,21 @@ export interface ProcInfo {
   comm: string;
 }
 
-function readStat(pid: number): ProcInfo | undefined {
+/** /proc/<pid>/stat: the command name and the fields after it (state first), or undefined once gone. */
+function statOf(pid: number): { comm: string; fields: string[] } | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const close = stat.lastIndexOf(')');
-    const fields = stat.slice(close + 2).split(' ');
-    if (fields[0] === 'Z') return undefined; // a zombie holds no memory and cannot be killed further
-    return { pid, ppid: Number(fields[1]), start: Number(fields[19]), comm: stat.slice(stat.indexOf('(') + 1, close) };
+    return { comm: stat.slice(stat.indexOf('(') + 1, close), fields: stat.slice(close + 2).split(' ') };
   } catch {
     return undefined;
   }
+}
+
+function readStat(pid: number): ProcInfo | undefined {
+  const stat = statOf(pid);
+  if (!stat || stat.fields[0] === 'Z') return undefined; // a zombie holds no memory and cannot be killed further
+  return { pid, ppid: Number(stat.fields[1]), start: Number(stat.fields[19]), comm: stat.comm };
 }
 
 /** Every live descendant of `pid` (children, grandchildren, ...). */
@@ -117,13 +122,8 @@ const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 /** CPU time (user + system) a process has used so far, in ms; 0 once it is gone. */
 export function cpuMs(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
+  const fields = statOf(pid)?.fields;
+  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND : 0;
 }
 
 /** What a process is: the MCP server (a root), or Chromium's browser, renderer, GPU... process. */

@@ -1,5 +1,7 @@
 import { haltIfStopping } from '../cleanup.ts';
-import { openHttpSession, stdioSession, type BenchSession } from '../http-session.ts';
+import { openHttpSession, stdioSession } from '../http-session.ts';
+import { navigateAfterThinking, THINK_MS } from './first-navigate-paused.ts';
+import { BASELINE, comparedValues } from './from-samples.ts';
 import { startHttpServer } from '../http.ts';
 import { meets, type Figure, type MeasureResult } from '../report-types.ts';
 import { startStdio, type Variant } from '../servers.ts';
@@ -10,22 +12,6 @@ import { median, round, since } from '../stats.ts';
 // that is the point of one server for many agents); the baseline is the
 // upstream CLI, whose only way to give a client its own browser is a child
 // per client, so its session starts with the spawn. Target (issue 16) ≤ 0.3× with the pool warm.
-
-// As an agent makes it: tools/list, then a model's turn before the first browser tool.
-const THINK_MS = 2000;
-
-/** After initialize and tools/list, a pause, then the timed first navigate call alone, in ms. */
-async function navigateAfterThinking(session: BenchSession, url: string): Promise<number> {
-  try {
-    await session.listTools();
-    await new Promise((r) => setTimeout(r, THINK_MS));
-    const t0 = performance.now();
-    await session.call('browser_navigate', { url });
-    return since(t0);
-  } finally {
-    await session.close();
-  }
-}
 
 /** One session on a running server: initialize POST → first navigate done, in ms. */
 async function sessionToNavigate(serverUrl: string, url: string): Promise<number> {
@@ -56,21 +42,12 @@ async function poolEmpty(ours: Variant, url: string, runs: number, log: (s: stri
 // A refilled pool browser needs its launch (~0.3-1 s here) before the next session takes it.
 const REFILL_WAIT_MS = 2500;
 
-function thinkingFigures(oursId: string, thinking: Record<'ours' | 'upstream', number[]>): Figure[] {
-  if (!thinking.ours.length || !thinking.upstream.length) return [];
-  const metric = `first navigate call, ${THINK_MS / 1000} s after tools/list`;
-  const base = round(median(thinking.upstream), 1);
-  const mine = round(median(thinking.ours), 1);
-  return [
-    { metric, variant: 'upstream-cli (spawn, stdio)', unit: 'ms', median: base, runs: thinking.upstream.map((v) => round(v, 1)) },
-    { metric, variant: `${oursId} (HTTP, warm pool)`, unit: 'ms', median: mine, runs: thinking.ours.map((v) => round(v, 1)), baseline: 'upstream-cli', ratio: round(mine / base, 3) },
-  ];
-}
-
 export async function firstNavigateHttp(ours: Variant, upstream: Variant, url: string, runs: number, log: (s: string) => void): Promise<MeasureResult> {
   const oursMs: number[] = [];
   const upstreamMs: number[] = [];
-  const thinking: Record<'ours' | 'upstream', number[]> = { ours: [], upstream: [] };
+  // After a think time: the pooled session against a CLI child, keyed as comparedValues() wants.
+  const pooled = `${ours.id} (HTTP, warm pool)`;
+  const thinking = new Map<string, number[]>([[BASELINE, []], [pooled, []]]);
   const errors: string[] = [];
   const emptyMs = await poolEmpty(ours, url, runs, log).catch((error: unknown) => (errors.push(`pool off: ${(error as Error).message}`), [] as number[]));
   const server = await startHttpServer(ours);
@@ -87,7 +64,7 @@ export async function firstNavigateHttp(ours: Variant, upstream: Variant, url: s
             await new Promise((r) => setTimeout(r, REFILL_WAIT_MS));
             oursMs.push(await sessionToNavigate(server.url, url));
             await new Promise((r) => setTimeout(r, REFILL_WAIT_MS));
-            thinking.ours.push(await navigateAfterThinking(await openHttpSession(server.url), url));
+            thinking.get(pooled)!.push(await navigateAfterThinking(await openHttpSession(server.url), url));
           } else {
             const t0 = performance.now();
             const child = await startStdio(upstream);
@@ -97,7 +74,7 @@ export async function firstNavigateHttp(ours: Variant, upstream: Variant, url: s
             } finally {
               await child.close();
             }
-            thinking.upstream.push(await navigateAfterThinking(stdioSession(await startStdio(upstream)), url));
+            thinking.get(BASELINE)!.push(await navigateAfterThinking(stdioSession(await startStdio(upstream)), url));
           }
         } catch (error) {
           await haltIfStopping();
@@ -118,7 +95,7 @@ export async function firstNavigateHttp(ours: Variant, upstream: Variant, url: s
     figures: [
       base,
       { metric: 'session start → first navigate', variant: `${ours.id} (initialize POST, HTTP, warm pool)`, unit: 'ms', median: oursMedian, runs: oursMs.map((v) => round(v, 1)), baseline: 'upstream-cli', ratio, target, met: meets(target, ratio) },
-      ...thinkingFigures(ours.id, thinking),
+      ...comparedValues(thinking, `first navigate call, ${THINK_MS / 1000} s after tools/list`, 'ms'),
       ...(emptyMs.length ? [{ metric: 'session start → first navigate', variant: `${ours.id} (HTTP, --http-prewarm 0)`, unit: 'ms', median: round(median(emptyMs), 1), runs: emptyMs.map((v) => round(v, 1)), baseline: 'upstream-cli', ratio: round(median(emptyMs) / base.median, 3) }] : []),
     ],
     notes: [

@@ -1,4 +1,5 @@
 import { haltIfStopping } from '../cleanup.ts';
+import { stdioSession, type BenchSession } from '../http-session.ts';
 import type { MeasureResult } from '../report-types.ts';
 import { startStdio, type Variant } from '../servers.ts';
 import { since } from '../stats.ts';
@@ -10,25 +11,31 @@ import { comparedValues } from './from-samples.ts';
 // what a browser started and a page opened during the handshake saves when
 // the call comes later. No target in the issue; reported beside measure 2.
 
-const THINK_MS = 2000;
+export const THINK_MS = 2000;
+
+/** After initialize: tools/list, the think time, then the timed first navigate call alone, in ms; closes the session. */
+export async function navigateAfterThinking(session: BenchSession, url: string): Promise<number> {
+  try {
+    await session.listTools();
+    await new Promise((r) => setTimeout(r, THINK_MS));
+    const start = performance.now();
+    await session.call('browser_navigate', { url });
+    return since(start);
+  } finally {
+    await session.close();
+  }
+}
 
 export async function firstNavigatePaused(variants: Variant[], url: string, runs: number, log: (line: string) => void): Promise<MeasureResult> {
   const samples = new Map<string, number[]>(variants.map((v) => [v.id, []]));
   for (let run = 0; run < runs; run++) {
     for (const variant of variants.map((_, i) => variants[(i + run) % variants.length]!)) {
       log(`2d run ${run + 1}/${runs}: ${variant.id}`);
-      const server = await startStdio(variant);
       try {
-        await server.client.listTools();
-        await new Promise((r) => setTimeout(r, THINK_MS));
-        const start = performance.now();
-        await server.call('browser_navigate', { url });
-        samples.get(variant.id)!.push(since(start));
+        samples.get(variant.id)!.push(await navigateAfterThinking(stdioSession(await startStdio(variant)), url));
       } catch (error) {
         await haltIfStopping();
         log(`2d run ${run + 1} of ${variant.id} failed: ${(error as Error).message}`);
-      } finally {
-        await server.close();
       }
     }
   }
