@@ -12,8 +12,9 @@ import { writeFileAtomicSync } from './fs/write-atomic.ts';
 // it ran, with every function compiled so far. Measured over stdio on Node,
 // 10 alternating starts each, against Node's cache alone: server PSS 123.1 vs
 // 127.6 MB median, spawn -> first navigate 1008 vs 1045 ms. The cache is
-// written once per bundle file, Node and flags, after the first tool call (so
-// the launch and snapshot code is in it), beside Node's own cache.
+// written once per bundle file, Node and flags, when the server is first idle
+// after a tool call (so the launch and snapshot code is in it), beside Node's
+// own cache.
 
 interface Loaded {
   script: vm.Script;
@@ -136,17 +137,16 @@ function removeStale(current: string): void {
 }
 
 /**
- * Writes the caches that were missing or rejected, once per process, a moment
- * after the first tool call answered (serialising takes ~50 ms of the event
- * loop). A failure only costs the speed-up.
+ * A tool call answered: the launch and snapshot code is compiled, so the
+ * caches that were missing or rejected are worth writing. They are written
+ * once per process by flushBundleCodeCache(), when the server is first idle
+ * (idle-gc.ts: serialising takes ~50 ms of the event loop) or at shutdown.
  */
-export function saveBundleCodeCacheSoon(): void {
-  if (state !== 'idle' || loaded.length === 0) return;
-  state = 'pending';
-  setTimeout(flushBundleCodeCache, 1000).unref();
+export function bundleCodeCacheReady(): void {
+  if (state === 'idle' && loaded.length > 0) state = 'pending';
 }
 
-/** At shutdown: a save still pending is done now (a client that leaves right after its first call). */
+/** Writes a save that is due; a failure only costs the speed-up. */
 export function flushBundleCodeCache(): void {
   if (state !== 'pending') return;
   state = 'done';

@@ -51,7 +51,7 @@ function reduceMemory(): void {
   timer = undefined;
   if (running > 0 || !workSinceGc) return;
   workSinceGc = false;
-  // Serialising the code cache allocates: before the GC, not after it.
+  // The code cache is written at this moment too; serialising allocates, so before the GC.
   flushBundleCodeCache();
   try {
     // The way Jest gets a gc() without --expose-gc on the command line.

@@ -10,7 +10,7 @@ import {
   ToolListChangedNotificationSchema,
   type Client,
 } from '../mcp-sdk.ts';
-import { saveBundleCodeCacheSoon } from '../bundle-code-cache.ts';
+import { bundleCodeCacheReady } from '../bundle-code-cache.ts';
 import { callEnded, callStarted } from '../idle-gc.ts';
 import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Config } from '../config/settings.ts';
@@ -213,7 +213,7 @@ export class BridgeSession {
     const closedAfterCancel = await this.#hangs.pendingNote();
     const wasRunning = this.browser.running;
     let result = await this.#forward(params, extra);
-    saveBundleCodeCacheSoon();
+    bundleCodeCacheReady();
     if (result.isError && wasRunning && !this.browser.running && params.name !== 'browser_close' && !extra.signal.aborted) {
       result = await this.#retryAfterBrowserLoss(params, extra);
     }
