@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
@@ -109,6 +111,27 @@ describe('HTTP warm pool (--http-prewarm)', () => {
     for (const { client, transport } of burst) {
       await transport.terminateSession();
       await client.close();
+    }
+  });
+
+  test('the refill waits for the client that took a warm browser: no launch competes with its first navigate', async () => {
+    const site = http.createServer((_req, res) => setTimeout(() => res.end('<title>slow</title>'), 1500));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      assert.ok(await poolReady(server, 2));
+      const { client, transport } = await httpClient(server.url);
+      const navigate = client.callTool({ name: 'browser_navigate', arguments: { url: `http://127.0.0.1:${(site.address() as AddressInfo).port}/` } });
+      // The page answers after 1.5 s: the navigate is still running here.
+      await new Promise((r) => setTimeout(r, 400));
+      const during = (await readyz(server)).warmPool!;
+      assert.deepEqual([during.ready, during.launching], [1, 0], `no refill while the first navigate runs: ${JSON.stringify(during)} ${server.stderr().slice(-1500)}`);
+      const nav = await navigate;
+      assert.ok(!nav.isError, JSON.stringify(nav).slice(0, 600));
+      assert.ok(await poolReady(server, 2), 'refilled once the navigate was answered');
+      await transport.terminateSession();
+      await client.close();
+    } finally {
+      site.close();
     }
   });
 

@@ -99,10 +99,11 @@ export class SessionBrowser {
    * A browser launched ahead for the warm pool opens its first page when a
    * client takes it, hidden from the upstream as at a prelaunch. Only before
    * the upstream has asked for the context: later it opens its own pages.
+   * Resolves when the page is open or could not be (never rejects).
    */
-  openFirstPageNow(): void {
+  openFirstPageNow(): Promise<void> {
     const pending = this.#pending;
-    if (!pending || this.#contextGiven) return;
+    if (!pending || this.#contextGiven) return Promise.resolve();
     this.#warm = true;
     this.#pending = pending.then(async (context) => {
       await openPageAhead(context);
@@ -110,7 +111,10 @@ export class SessionBrowser {
       // the close event, would never hear of it. It gets a fresh launch instead.
       return this.running ? context : this.#ensureLaunched();
     });
-    this.#pending.catch(() => {});
+    return this.#pending.then(
+      () => {},
+      () => {},
+    );
   }
 
   get running(): boolean {

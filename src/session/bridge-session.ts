@@ -12,6 +12,7 @@ import {
 } from '../mcp-sdk.ts';
 import { bundleCodeCacheReady } from '../bundle-code-cache.ts';
 import { callEnded, callStarted } from '../idle-gc.ts';
+import { CallsInFlight } from './calls-in-flight.ts';
 import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Config } from '../config/settings.ts';
 import { callDeadlineMs, forwardToolCall } from './forward-call.ts';
@@ -76,6 +77,7 @@ export class BridgeSession {
   #closing: Promise<void> | undefined;
   #starting: Promise<void> | undefined;
   #hangs: HangWatch;
+  #calls = new CallsInFlight();
 
   constructor(options: SessionOptions) {
     this.#options = options;
@@ -129,9 +131,14 @@ export class BridgeSession {
     await this.browser.launchAhead();
   }
 
-  /** A client took this pooled session: its first page opens now, during the client's handshake. */
-  taken(): void {
-    this.browser.openFirstPageNow();
+  /**
+   * A client took this pooled session: its first page opens now, during the
+   * client's handshake. Resolves once that page is open and no call of the
+   * client's is running: the moment the pool's refill no longer competes with it.
+   */
+  async taken(): Promise<void> {
+    await this.browser.openFirstPageNow();
+    await this.#calls.idle();
   }
 
   get alive(): boolean {
@@ -174,6 +181,7 @@ export class BridgeSession {
   async #callTool(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]) {
     const started = performance.now();
     callStarted();
+    this.#calls.started();
     try {
       const result = capResult(await this.#withFiles(await this.#dispatch(params, extra)), this.#config.maxResultChars);
       observeToolCall(toolLabel(params.name, result.isError ? textOf(result) : undefined), started, result.isError === true);
@@ -183,6 +191,7 @@ export class BridgeSession {
       throw error;
     } finally {
       callEnded();
+      this.#calls.ended();
     }
   }
 

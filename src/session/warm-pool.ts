@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { withDeadline } from '../browser/deadline.ts';
 import type { Logger } from '../log.ts';
 
 export interface WarmPoolInfo {
@@ -11,14 +12,24 @@ export interface WarmPoolInfo {
 /** What the pool keeps warm: a whole session, browser launched and upstream connected. */
 export interface Warmable {
   warmUp(): Promise<void>;
-  /** Handed to a client: what was left for this moment starts now. */
-  taken(): void;
+  /**
+   * Handed to a client: what was left for this moment starts now. Resolves
+   * once the client's first steps are done (never rejects).
+   */
+  taken(): Promise<void>;
   close(): Promise<void>;
   readonly alive: boolean;
   onGone(listener: () => void): void;
 }
 
 const RETRY_MS = [1000, 5000, 30_000];
+
+// The refill after a take waits for the client that took a browser to get
+// its first page and finish any call it already sent: a browser launch takes
+// most of a core for a few hundred ms, and on a small machine it doubled the
+// first navigate of a client that navigates the moment it is initialised.
+// Never longer than this, so a busy client does not hold the pool empty.
+const REFILL_AFTER_TAKE_MAX_MS = 2000;
 
 // Launches at once while refilling: a browser start takes most of a core for
 // a few hundred ms, and the clients that just took the pool's browsers are
@@ -38,6 +49,8 @@ export class WarmPool<T extends Warmable> {
   #ready: T[] = [];
   #warming = new Set<T>();
   #taken = 0;
+  /** Places of browsers just taken, not refilled until their clients' first steps are done. */
+  #heldBack = 0;
   #failures = 0;
   #closed = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -61,7 +74,7 @@ export class WarmPool<T extends Warmable> {
   /** Prepares until the pool holds `size` (ready or warming), a few at a time, within the room left. */
   fill(): void {
     if (this.#closed) return;
-    const target = Math.max(0, Math.min(this.#size, this.#room()));
+    const target = Math.max(0, Math.min(this.#size - this.#heldBack, this.#room()));
     while (this.#ready.length + this.#warming.size > target && this.#ready.length) void this.#ready.pop()!.close();
     while (this.#ready.length + this.#warming.size < target && this.#warming.size < WARMING_AT_ONCE) this.#prepareOne();
   }
@@ -103,11 +116,16 @@ export class WarmPool<T extends Warmable> {
   take(): T | undefined {
     let item: T | undefined;
     while ((item = this.#ready.shift()) && !item.alive) void item.close();
-    if (item) {
-      this.#taken++;
-      item.taken();
+    if (!item) {
+      this.fill();
+      return undefined;
     }
-    this.fill();
+    this.#taken++;
+    this.#heldBack++;
+    void withDeadline(item.taken(), REFILL_AFTER_TAKE_MAX_MS).then(() => {
+      this.#heldBack--;
+      this.fill();
+    });
     return item;
   }
 

@@ -32,7 +32,7 @@ export const httpSettings = {
     env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_PREWARM',
     kind: integer(0, 64),
     default: '1',
-    help: 'Browsers kept launched for new sessions with the default launch profile (each with its own fingerprint seed, never reused; its first page opens when a client takes it, during the handshake); never more than sessions could still start under --http-session-max, so at the cap there is none and memory is that of the sessions; refilled after a session takes one or ends, at most half the cores launching at once; 0 = off',
+    help: 'Browsers kept launched for new sessions with the default launch profile (each with its own fingerprint seed, never reused; its first page opens when a client takes it, during the handshake); never more than sessions could still start under --http-session-max, so at the cap there is none and memory is that of the sessions; refilled when a session ends, and after one is taken once its client has its first page and its first calls are answered (at most 2 s later, so the launch does not slow them), at most half the cores launching at once; 0 = off',
     section: 'http',
   }),
   httpReplicaId: setting({
