@@ -18,6 +18,28 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
+interface PoolInfo {
+  size: number;
+  ready: number;
+  launching: number;
+}
+
+async function poolInfo(readyzUrl: string): Promise<PoolInfo | undefined> {
+  const answer = (await fetch(readyzUrl).then((r) => r.json(), () => undefined)) as { warmPool?: PoolInfo } | undefined;
+  return answer?.warmPool;
+}
+
+/** Resolves once the server's warm pool (its /readyz) holds all its browsers ready. */
+export async function untilPoolFull(readyzUrl: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const info = await poolInfo(readyzUrl);
+    if (info && info.ready >= info.size) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`the warm pool was not full within ${timeoutMs} ms`);
+}
+
 async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

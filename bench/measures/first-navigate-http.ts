@@ -2,7 +2,7 @@ import { haltIfStopping } from '../cleanup.ts';
 import { openHttpSession, stdioSession } from '../http-session.ts';
 import { navigateAfterThinking, THINK_MS } from './first-navigate-paused.ts';
 import { BASELINE, comparedValues } from './from-samples.ts';
-import { startHttpServer } from '../http.ts';
+import { startHttpServer, untilPoolFull } from '../http.ts';
 import { meets, type Figure, type MeasureResult } from '../report-types.ts';
 import { startStdio, type Variant } from '../servers.ts';
 import { median, round, since } from '../stats.ts';
@@ -39,8 +39,14 @@ async function poolEmpty(ours: Variant, url: string, runs: number, log: (s: stri
   return ms;
 }
 
-// A refilled pool browser needs its launch (~0.3-1 s here) before the next session takes it.
-const REFILL_WAIT_MS = 2500;
+// "With the pool warm": each pooled session starts once the pool is full
+// again, and a second later, so the refill's launch is not still settling.
+const SETTLE_MS = 1000;
+
+async function poolWarm(serverUrl: string): Promise<void> {
+  await untilPoolFull(new URL('/readyz', serverUrl).href, 60_000);
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+}
 
 export async function firstNavigateHttp(ours: Variant, upstream: Variant, url: string, runs: number, log: (s: string) => void): Promise<MeasureResult> {
   const oursMs: number[] = [];
@@ -61,9 +67,9 @@ export async function firstNavigateHttp(ours: Variant, upstream: Variant, url: s
         log(`2b run ${run + 1}/${runs}: ${side}`);
         try {
           if (side === 'ours') {
-            await new Promise((r) => setTimeout(r, REFILL_WAIT_MS));
+            await poolWarm(server.url);
             oursMs.push(await sessionToNavigate(server.url, url));
-            await new Promise((r) => setTimeout(r, REFILL_WAIT_MS));
+            await poolWarm(server.url);
             thinking.get(pooled)!.push(await navigateAfterThinking(await openHttpSession(server.url), url));
           } else {
             const t0 = performance.now();
