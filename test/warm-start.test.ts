@@ -87,8 +87,8 @@ describe('HTTP warm pool (--http-prewarm)', () => {
     assert.equal(new Set(seeds).size, 3, `a fresh fingerprint seed each time: ${seeds}`);
     const custom = await httpClient(server.url, { headers: { 'X-Stealth-Session-Headless': 'true' } });
     const own = await info(custom.client);
-    assert.equal(own.session.launch.prelaunched, false, 'a session with its own settings gets its own browser');
-    assert.equal(own.warmPool!.taken, 3);
+    assert.equal(own.warmPool!.taken, 3, 'a session with its own settings gets its own browser, not a warm one');
+    assert.ok(!seeds.includes(own.session.launch.seed));
     await custom.transport.terminateSession();
     await custom.client.close();
   });
@@ -195,6 +195,40 @@ describe('HTTP warm pool at the session cap', () => {
     await second.transport.terminateSession();
     await second.client.close();
   });
+});
+
+describe('HTTP: a session the pool cannot serve launches its browser while the client handshakes', () => {
+  const output = useTempDir('spm-http-prelaunch-');
+  for (const [label, args, expected] of [
+    ['with the pool on', ['--http-prewarm', '1'], true],
+    ['not with --browser-prelaunch=false', ['--http-prewarm', '1', '--browser-prelaunch=false'], false],
+    ['not with the pool off (--http-prewarm 0)', ['--http-prewarm', '0'], false],
+  ] as const) {
+    test(label, async () => {
+      const server = await startHttpServer(testEnv(output.path), [...args]);
+      try {
+        // Settings of its own: the pool's browser cannot be its browser.
+        const { client, transport } = await httpClient(server.url, { headers: { 'X-Stealth-Session-Headless': 'true' } });
+        await client.listTools();
+        const running = async () => (await info(client)).session.browserRunning;
+        if (expected) {
+          const deadline = Date.now() + 15_000;
+          while (!(await running()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        } else await new Promise((r) => setTimeout(r, 1500));
+        assert.equal(await running(), expected);
+        if (expected) {
+          const upstream = await connectUpstream(output.path);
+          const upstreamCalls = await firstCalls(upstream.client);
+          await upstream.client.close();
+          assert.deepEqual(await firstCalls(client), upstreamCalls, 'the page opened ahead is no tab until a tool opens one, as with the upstream CLI');
+        }
+        await transport.terminateSession();
+        await client.close();
+      } finally {
+        await server.stop();
+      }
+    });
+  }
 });
 
 describe('stdio: the browser launches while the client handshakes', () => {

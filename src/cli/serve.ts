@@ -39,7 +39,7 @@ export default defineCommand({
     const inputs = { config, upstreamConfig, binary, log, cdpPool };
     // Over stdio the browser starts before the MCP side (the SDK) loads; a
     // failure here is reported by the session's start, below, as before.
-    const launch = config.transport === 'stdio' ? new (await import('../session/session-launch.ts')).SessionLaunch({ ...inputs, seed }) : undefined;
+    const launch = config.transport === 'stdio' ? new (await import('../session/session-launch.ts')).SessionLaunch({ ...inputs, seed, prelaunch: true }) : undefined;
     launch?.prepare().catch(() => {});
     const { BridgeSession } = await import('../session/bridge-session.ts');
     if (config.transport === 'streamable-http') {
@@ -49,11 +49,13 @@ export default defineCommand({
       const { warmPool } = await import('../session/warm-pool-setup.ts');
       const { takesDefaultLaunch } = await import('../session/bridge-session.ts');
       const holder: { pool?: ReturnType<typeof warmPool> } = {};
-      const make = (overrides: SessionOverrides = {}) => new BridgeSession({ ...inputs, overrides, pool: holder.pool });
-      holder.pool = warmPool({ config, upstreamConfig, log, make });
+      const make = (overrides: SessionOverrides = {}, prelaunch = false) => new BridgeSession({ ...inputs, overrides, pool: holder.pool, prelaunch });
+      holder.pool = warmPool({ config, upstreamConfig, log, make: () => make() });
       const pool = holder.pool;
-      // A client with the default settings gets a warm session; any setting of its own, a new one.
-      const createSession = (overrides: SessionOverrides) => (pool && takesDefaultLaunch(config, overrides) ? pool.take() : undefined) ?? make(overrides);
+      // A client with the default settings gets a warm session; any setting of
+      // its own (or an empty pool), a new one. With a pool, whose point is a
+      // browser ready when the client needs it, that one launches at once too.
+      const createSession = (overrides: SessionOverrides) => (pool && takesDefaultLaunch(config, overrides) ? pool.take() : undefined) ?? make(overrides, pool !== undefined);
       await serveHttp({ config, log, pool, createSession });
       return;
     }

@@ -34,6 +34,12 @@ export interface LaunchInputs {
   log: Logger;
   /** Stdio: the fingerprint seed Chromium was started ahead with (browser/spawn-ahead). */
   seed?: number;
+  /**
+   * Start the browser as soon as the session is prepared, while its client
+   * finishes the handshake (under --browser-prelaunch): over stdio, and over
+   * HTTP for a client's session that the warm pool could not serve.
+   */
+  prelaunch?: boolean;
 }
 
 /** `<replica>.<uuid>` behind a gateway (--http-replica-id), else the UUID. */
@@ -117,7 +123,7 @@ export class SessionLaunch {
       });
       this.#plan.extras = this.#setup.extras;
       // The browser starts now, while the upstream connects and the client finishes its handshake.
-      if (this.config.transport === 'stdio' && this.config.browserPrelaunch) this.browser.prelaunch();
+      if (this.inputs.prelaunch && this.config.browserPrelaunch) this.browser.prelaunch();
       if (this.config.cdpEnabled && this.#plan.attach) throw new SessionRefused('cdpEnabled gives a session a DevTools port of a browser this server launched; this server attaches to your browser (--cdp-endpoint/--endpoint), which has its own. Start the session without cdpEnabled.', 400);
       if (this.config.cdpEnabled) this.#cdp = await this.#openCdp();
     } catch (error) {
