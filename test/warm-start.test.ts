@@ -54,6 +54,26 @@ function browserRoots(server: HttpServer): number[] {
   return server.browsers().filter((pid) => commandLine(pid).includes('--remote-debugging-pipe') && !commandLine(pid).includes('--type='));
 }
 
+/**
+ * After tools/list and no browser tool: the browser runs (or not, as
+ * `expected`), and a browser launched ahead changes nothing the upstream
+ * CLI's first calls show (its page opened ahead is no tab until a tool opens one).
+ */
+async function expectPrelaunch(client: Caller & { listTools(): Promise<unknown> }, expected: boolean, dir: string): Promise<void> {
+  await client.listTools();
+  const running = async () => (await info(client)).session.browserRunning;
+  if (expected) {
+    const deadline = Date.now() + 15_000;
+    while (!(await running()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  } else await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(await running(), expected);
+  if (!expected) return;
+  const upstream = await connectUpstream(dir);
+  const upstreamCalls = await firstCalls(upstream.client);
+  await upstream.client.close();
+  assert.deepEqual(await firstCalls(client), upstreamCalls, 'the page opened ahead is no tab until a tool opens one, as with the upstream CLI');
+}
+
 describe('HTTP warm pool (--http-prewarm)', () => {
   const output = useTempDir('spm-warm-');
   let server: HttpServer;
@@ -209,19 +229,7 @@ describe('HTTP: a session the pool cannot serve launches its browser while the c
       try {
         // Settings of its own: the pool's browser cannot be its browser.
         const { client, transport } = await httpClient(server.url, { headers: { 'X-Stealth-Session-Headless': 'true' } });
-        await client.listTools();
-        const running = async () => (await info(client)).session.browserRunning;
-        if (expected) {
-          const deadline = Date.now() + 15_000;
-          while (!(await running()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-        } else await new Promise((r) => setTimeout(r, 1500));
-        assert.equal(await running(), expected);
-        if (expected) {
-          const upstream = await connectUpstream(output.path);
-          const upstreamCalls = await firstCalls(upstream.client);
-          await upstream.client.close();
-          assert.deepEqual(await firstCalls(client), upstreamCalls, 'the page opened ahead is no tab until a tool opens one, as with the upstream CLI');
-        }
+        await expectPrelaunch(client, expected, output.path);
         await transport.terminateSession();
         await client.close();
       } finally {
@@ -239,19 +247,7 @@ describe('stdio: the browser launches while the client handshakes', () => {
   ] as const) {
     test(label, async () => {
       const server = await connect(testEnv(output.path), [...args]);
-      await server.client.listTools();
-      const running = async () => (await info(server.client)).session.browserRunning;
-      if (expected) {
-        const deadline = Date.now() + 15_000;
-        while (!(await running()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      } else await new Promise((r) => setTimeout(r, 1500));
-      assert.equal(await running(), expected);
-      if (expected) {
-        const upstream = await connectUpstream(output.path);
-        const upstreamCalls = await firstCalls(upstream.client);
-        await upstream.client.close();
-        assert.deepEqual(await firstCalls(server.client), upstreamCalls, 'the page opened ahead is no tab until a tool opens one, as with the upstream CLI');
-      }
+      await expectPrelaunch(server.client, expected, output.path);
       await server.client.close();
       await server.transport.exit;
     });
