@@ -11,6 +11,7 @@ interface Probe {
   clicks: [number, number, number, boolean][];
   keys: number[];
   stackRead: boolean;
+  prepareStackTrace: boolean;
   consoleNative: boolean;
   webdriver: boolean;
   ua: Record<string, string>;
@@ -63,6 +64,11 @@ describe('automation probes: no signal of our own, one identity everywhere, huma
     assert.equal(ours.stackRead, false);
     assert.equal(ours.consoleNative, true);
     assert.equal(ours.webdriver, false);
+  });
+
+  test('a logged Error calls no Error.prepareStackTrace of the page (the Runtime.enable leak the upstream CLI has, same run)', () => {
+    assert.equal(upstream.prepareStackTrace, true, 'the reference: plain Playwright keeps the Runtime domain on');
+    assert.equal(ours.prepareStackTrace, false);
   });
 
   test('one user agent in the page, an iframe, a dedicated, a shared and a service worker; never HeadlessChrome', () => {

@@ -152,6 +152,7 @@ function patchTab(ignoreNative: boolean): void {
 // per executable.
 const driverHearsConsole = new Map<string, Promise<boolean>>();
 const PROBE_DEADLINE_MS = 1000;
+const PROBE_POLL_MS = 100;
 
 /** The answer is kept on disk per executable (see executable-facts.ts): only the first process pays for the probe (~0.2 s). */
 export function consoleReachesDriver(browser: Browser, executablePath: string, cacheDir?: string): Promise<boolean> {
@@ -171,8 +172,18 @@ async function probe(browser: Browser): Promise<boolean> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    const heard = page.waitForEvent('console', { timeout: PROBE_DEADLINE_MS }).then(() => true, () => false);
+    let done = false;
+    const heard = page.waitForEvent('console', { timeout: PROBE_DEADLINE_MS }).then(
+      () => true,
+      () => false,
+    );
+    void heard.then(() => (done = true));
     await page.evaluate(() => console.log('stealth-playwright-mcp console probe'));
+    // With --quiet-runtime, stored messages reach the driver when it next runs script in the page.
+    while (!done) {
+      await new Promise((resolve) => setTimeout(resolve, PROBE_POLL_MS));
+      if (!done) await page.evaluate(() => 0);
+    }
     return await heard;
   } finally {
     await context.close().catch(() => {});

@@ -8,6 +8,7 @@ import { mergeArgs, stealthProfile, type StealthProfile } from './stealth-profil
 import { applicableSwitches, vendorViewport, withFontMetricsFeature } from './stealth-switches.ts';
 import { reducedUserAgent } from './user-agent.ts';
 import { attachTarget, type AttachTarget } from './attach.ts';
+import { QUIET_RUNTIME_SWITCH } from './quiet-runtime/spawn-hook.ts';
 
 type ContextOptions = NonNullable<NonNullable<UpstreamConfig['browser']>['contextOptions']>;
 
@@ -18,6 +19,8 @@ export interface LaunchPlan {
   binary: BrowserBinary;
   stealth: StealthProfile | null;
   consoleFallback: boolean;
+  /** Pages' Runtime domain kept off by the pipe shim (quiet-runtime/). */
+  quietRuntime: boolean;
   humanize: boolean;
   maxDownloadBytes: number;
   maxPages: number;
@@ -53,6 +56,8 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
   // The upstream's own default on the playwright engine; the vendor's on the stealth engine.
   const viewport = restContext.viewport !== undefined ? restContext.viewport : stealthEngine ? vendorViewport(switchContext) : headed ? null : { width: 1280, height: 720 };
   if (!userArgs.some((a) => a.startsWith('--disable-blink-features'))) userArgs.push(AUTOMATION_CONTROLLED_OFF);
+  const quietRuntime = stealthEngine && config.quietRuntime;
+  if (quietRuntime) userArgs.push(QUIET_RUNTIME_SWITCH);
   const ignoreDefaultArgs =
     fromUpstream.ignoreDefaultArgs === true ? true : [...new Set([...(fromUpstream.ignoreDefaultArgs || []), ...(stealthEngine ? STEALTH_IGNORED_DEFAULTS : [])])];
   return {
@@ -74,6 +79,7 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
     binary,
     stealth,
     consoleFallback: stealthEngine && config.consoleFallback,
+    quietRuntime,
     humanize: config.humanize,
     maxDownloadBytes: config.maxDownloadBytes,
     maxPages: config.maxPages,

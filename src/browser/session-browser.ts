@@ -19,6 +19,8 @@ import { mergeArgs } from './stealth-profile.ts';
 import { spawnAheadReport } from './spawn-ahead/spawn-ahead.ts';
 import { mergeFeatureSwitchesAtSpawn } from './chromium-features.ts';
 import { openPageAhead } from './page-ahead.ts';
+import { installQuietRuntimeHook, quietRuntimeCounters } from './quiet-runtime/spawn-hook.ts';
+import { flushConsoleBeforeReads } from './quiet-runtime/console-flush.ts';
 
 /** How a session adds to each launch (CDP debugging port), holds its licence seat and hears of a browser's end. */
 export interface BrowserHooks {
@@ -133,6 +135,8 @@ export class SessionBrowser {
       sandbox: plan.launch.chromiumSandbox === true,
       consoleFallback: plan.consoleFallback,
       consoleFallbackActive: this.#consoleFallbackActive,
+      // Context syncs and context events given to Playwright, over all browsers of this process.
+      quietRuntime: plan.quietRuntime && !plan.attach ? quietRuntimeCounters() : null,
       prelaunched: this.#warm,
       // Over stdio: whether Chromium was started from the last start's command line, before playwright-core loaded.
       spawnAhead: spawnAheadReport(),
@@ -193,6 +197,7 @@ export class SessionBrowser {
     if (statusFile) await makeDir(path.dirname(statusFile), 0o700).catch(() => {});
     const browserType = await chromium();
     mergeFeatureSwitchesAtSpawn();
+    if (this.#plan.quietRuntime) installQuietRuntimeHook();
     const releaseSeat = await (this.#hooks.claimSeat?.() ?? this.#plan.binary.claimSeat(this.#log));
     try {
       if (extras?.userDataDir) {
@@ -223,6 +228,7 @@ export class SessionBrowser {
       throw new Error('The session is closed.');
     }
     const context = persistent ?? (await browser.newContext(contextOptions));
+    if (this.#plan.quietRuntime) flushConsoleBeforeReads(context);
     if (this.#plan.consoleFallback) await this.#maybeConsoleFallback(browser, context, executablePath);
     if (this.#plan.humanize) enableHumanize(context);
     guardDownloads(context, this.#plan.maxDownloadBytes, (stopped) =>

@@ -22,6 +22,12 @@ const err = new Error('probe');
 Object.defineProperty(err, 'stack', { get() { probe.stackRead = true; return 'stack'; }, configurable: true });
 console.log(err);
 console.debug(err);
+// fpscanner's hasCDP: a driver with CDP's Runtime domain on has V8 format a logged Error's stack at once, through the page's hook.
+probe.prepareStackTrace = false;
+const originalPrepare = Error.prepareStackTrace;
+Error.prepareStackTrace = function (e, frames) { probe.prepareStackTrace = true; return originalPrepare ? originalPrepare(e, frames) : String(e); };
+console.log(new Error('probe'));
+Error.prepareStackTrace = originalPrepare;
 probe.consoleNative = [console.log, console.debug, console.error].every((f) => Function.prototype.toString.call(f) === 'function ' + f.name + '() { [native code] }');
 probe.webdriver = navigator.webdriver;
 probe.ua.page = navigator.userAgent;

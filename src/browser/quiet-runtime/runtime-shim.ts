@@ -1,0 +1,264 @@
+// With CDP's Runtime domain enabled, V8 describes every console.log argument
+// for the driver as it is logged: an Error's `stack` is formatted, which calls
+// the page's own `Error.prepareStackTrace`. A page sees a driver that way (the
+// best-known automation probe: fpscanner's hasCDP, rebrowser's
+// runtimeEnableLeak). Playwright enables the domain on every page and frame
+// target, for one thing it cannot do without: learning the ids of execution
+// contexts (Runtime.executionContextCreated).
+//
+// This shim, between Playwright and Chromium's pipe, keeps the domain off on
+// page and iframe targets. Playwright's `Runtime.enable` is answered here;
+// the domain is on only for a sync: `enable` (Chromium reports every live
+// context, creating main worlds as it would for Playwright, then replays the
+// console messages and errors it stored meanwhile), `disable`,
+// `discardConsoleEntries` (each message is replayed once), sent in one write.
+// A sync runs whenever a context may have appeared (a navigation starting or
+// committed, a new frame, a new isolated world, DOMContentLoaded, load) and
+// before Playwright runs script in the page after a quiet spell, so console
+// messages reach it before it reads them. Playwright gets a created event for
+// each context it has not seen and a destroyed event for each one that went.
+// Workers keep the domain as Playwright asks (they have no frames to sync on).
+//
+// What remains visible: a logged Error is still described for the driver
+// (its stack formatted), at the next sync instead of inside the page's
+// console.log call; a probe that looks right after logging sees nothing.
+
+/** Target types whose sessions keep the Runtime domain off. */
+const QUIET_TYPES = new Set(['page', 'iframe']);
+/** Our command ids: far below Playwright's (positive) and its Browser.close id (-9999). */
+const FIRST_OWN_ID = -1_000_000;
+/** Script Playwright runs in a page after this long without a sync is preceded by one (console messages first). */
+const FLUSH_AFTER_MS = 50;
+
+type Message = { id?: number; method?: string; params?: Record<string, unknown>; sessionId?: string; result?: unknown; error?: unknown };
+
+interface SessionState {
+  type: string;
+  quiet: boolean;
+  /** Context id → frame id, as Playwright knows them. */
+  contexts: Map<number, string>;
+  /** Playwright's Runtime.enable ids, answered when the next sync ends. */
+  enables: number[];
+  sync: { enableId: number; seen: Set<number> } | undefined;
+  again: boolean;
+  /** When the last sync ended (performance.now()). */
+  syncedAt: number;
+  /** Playwright's bindings: Runtime.disable drops them for documents to come, so each sync adds them again. */
+  bindings: Map<string, string | undefined>;
+}
+
+export interface ShimCounters {
+  syncs: number;
+  contextsCreated: number;
+  contextsDestroyed: number;
+}
+
+const EVENT_PREFIX = '{"method":"';
+// Events that change what contexts exist, or which sessions exist.
+const WATCHED_EVENTS = new Set([
+  'Target.attachedToTarget',
+  'Target.detachedFromTarget',
+  'Runtime.executionContextCreated',
+  'Runtime.executionContextDestroyed',
+  'Runtime.executionContextsCleared',
+  'Page.frameNavigated',
+  'Page.frameAttached',
+  'Page.frameDetached',
+  'Page.frameStartedNavigating',
+  'Page.lifecycleEvent',
+  'Inspector.targetCrashed',
+]);
+const SYNC_ON_LIFECYCLE = new Set(['DOMContentLoaded', 'load']);
+const SCRIPT_METHODS = new Set(['Runtime.evaluate', 'Runtime.callFunctionOn']);
+const WATCHED_COMMANDS = new Set(['Runtime.enable', 'Runtime.disable', 'Page.createIsolatedWorld', 'Runtime.addBinding', 'Runtime.removeBinding', ...SCRIPT_METHODS]);
+// Playwright writes sessionId last: the session of a big command (a 300 kB script) without decoding it.
+const SESSION_AT_END = /"sessionId":"([^"\\]+)"\}$/;
+const RESPONSE_ID = /^\{"id":(-?\d+)/;
+const REQUEST_HEAD = /^\{"id":(\d+),"method":"([A-Za-z.]+)"/;
+
+export class QuietRuntime {
+  readonly counters: ShimCounters = { syncs: 0, contextsCreated: 0, contextsDestroyed: 0 };
+  #sessions = new Map<string, SessionState>();
+  #nextId = FIRST_OWN_ID;
+  /** Our sync's enable id → its session. */
+  #ownEnables = new Map<number, string>();
+  /** Playwright's Page.createIsolatedWorld ids → session: a new world to sync after. */
+  #worldRequests = new Map<number, string>();
+  #toBrowser: (message: string) => void;
+  #toDriver: (message: string) => void;
+
+  constructor(io: { toBrowser(message: string): void; toDriver(message: string): void }) {
+    this.#toBrowser = io.toBrowser;
+    this.#toDriver = io.toDriver;
+  }
+
+  /**
+   * A message from Playwright (its first bytes, and the whole text on demand);
+   * false when it was answered here and must not reach Chromium.
+   */
+  fromDriver(start: string, end: string, full: () => string): boolean {
+    const head = REQUEST_HEAD.exec(start);
+    if (!head || !WATCHED_COMMANDS.has(head[2]!)) return true;
+    const method = head[2]!;
+    if (SCRIPT_METHODS.has(method)) {
+      const sessionId = SESSION_AT_END.exec(end)?.[1];
+      const state = sessionId ? this.#sessions.get(sessionId) : undefined;
+      if (sessionId && state?.quiet && !state.sync && performance.now() - state.syncedAt > FLUSH_AFTER_MS) this.#requestSync(sessionId, state);
+      return true;
+    }
+    const message = JSON.parse(full()) as Message;
+    const state = message.sessionId ? this.#sessions.get(message.sessionId) : undefined;
+    if (!state || !QUIET_TYPES.has(state.type)) return true;
+    const sessionId = message.sessionId!;
+    if (method === 'Runtime.addBinding') {
+      state.bindings.set(String(message.params?.name), message.params?.executionContextName as string | undefined);
+      return true;
+    }
+    if (method === 'Runtime.removeBinding') {
+      state.bindings.delete(String(message.params?.name));
+      return true;
+    }
+    if (method === 'Page.createIsolatedWorld') {
+      this.#worldRequests.set(message.id!, sessionId);
+      return true;
+    }
+    if (method === 'Runtime.disable') {
+      // Already off; Playwright's own enable/disable retry (WebView) still gets its answer.
+      this.#toDriver(JSON.stringify({ id: message.id, result: {}, sessionId }));
+      return false;
+    }
+    state.quiet = true;
+    state.enables.push(message.id!);
+    this.#requestSync(sessionId, state);
+    return false;
+  }
+
+  /**
+   * A message from Chromium: null to deliver it as it is, or the messages to
+   * deliver in its place (none, or synthesized ones around it).
+   */
+  fromBrowser(start: string, full: () => string): string[] | null {
+    if (start.startsWith(EVENT_PREFIX)) {
+      const method = start.slice(EVENT_PREFIX.length, start.indexOf('"', EVENT_PREFIX.length));
+      if (!WATCHED_EVENTS.has(method)) return null;
+      const raw = full();
+      return this.#onEvent(raw, JSON.parse(raw) as Message);
+    }
+    const id = RESPONSE_ID.exec(start);
+    if (!id) return null;
+    const n = Number(id[1]);
+    if (n <= FIRST_OWN_ID) return this.#onOwnResponse(n, JSON.parse(full()) as Message);
+    const worldSession = this.#worldRequests.get(n);
+    if (worldSession !== undefined) {
+      this.#worldRequests.delete(n);
+      const state = this.#sessions.get(worldSession);
+      if (state?.quiet) this.#requestSync(worldSession, state);
+    }
+    return null;
+  }
+
+  #onEvent(raw: string, message: Message): string[] | null {
+    const params = message.params ?? {};
+    if (message.method === 'Target.attachedToTarget') {
+      const info = params.targetInfo as { type?: string } | undefined;
+      this.#sessions.set(params.sessionId as string, { type: info?.type ?? 'other', quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, syncedAt: 0, bindings: new Map() });
+      return null;
+    }
+    if (message.method === 'Target.detachedFromTarget') {
+      this.#sessions.delete(params.sessionId as string);
+      return null;
+    }
+    const sessionId = message.sessionId;
+    const state = sessionId ? this.#sessions.get(sessionId) : undefined;
+    if (!state?.quiet || !sessionId) return null;
+    switch (message.method) {
+      case 'Runtime.executionContextCreated': {
+        const context = params.context as { id: number; auxData?: { frameId?: string } };
+        state.sync?.seen.add(context.id);
+        if (state.contexts.has(context.id)) return [];
+        state.contexts.set(context.id, context.auxData?.frameId ?? '');
+        this.counters.contextsCreated++;
+        return null;
+      }
+      case 'Runtime.executionContextDestroyed': {
+        const id = params.executionContextId as number;
+        return state.contexts.delete(id) ? null : [];
+      }
+      case 'Runtime.executionContextsCleared':
+        state.contexts.clear();
+        return null;
+      case 'Page.frameNavigated': {
+        // The frame's old contexts went with its old document, before this
+        // event (Chromium orders it so with the domain on; Playwright relies on it).
+        const frameId = (params.frame as { id: string }).id;
+        const out = [...this.#destroyFrameContexts(sessionId, state, frameId), raw];
+        this.#requestSync(sessionId, state);
+        return out;
+      }
+      case 'Page.frameDetached':
+        return [...this.#destroyFrameContexts(sessionId, state, params.frameId as string), raw];
+      case 'Page.frameAttached':
+      case 'Page.frameStartedNavigating':
+        this.#requestSync(sessionId, state);
+        return null;
+      case 'Page.lifecycleEvent':
+        if (SYNC_ON_LIFECYCLE.has(params.name as string)) this.#requestSync(sessionId, state);
+        return null;
+      case 'Inspector.targetCrashed':
+        state.contexts.clear();
+        return null;
+    }
+    return null;
+  }
+
+  #destroyFrameContexts(sessionId: string, state: SessionState, frameId: string): string[] {
+    const out: string[] = [];
+    for (const [id, frame] of state.contexts) {
+      if (frame !== frameId) continue;
+      state.contexts.delete(id);
+      out.push(this.#destroyed(sessionId, id));
+    }
+    return out;
+  }
+
+  #destroyed(sessionId: string, executionContextId: number): string {
+    this.counters.contextsDestroyed++;
+    return JSON.stringify({ method: 'Runtime.executionContextDestroyed', params: { executionContextId, executionContextUniqueId: '' }, sessionId });
+  }
+
+  #requestSync(sessionId: string, state: SessionState): void {
+    if (state.sync) {
+      state.again = true;
+      return;
+    }
+    const command = (method: string, params?: Record<string, unknown>) => JSON.stringify({ id: this.#nextId--, method, ...(params ? { params } : {}), sessionId });
+    const enableId = this.#nextId;
+    const commands = [command('Runtime.enable'), command('Runtime.disable'), command('Runtime.discardConsoleEntries')];
+    for (const [name, executionContextName] of state.bindings) commands.push(command('Runtime.addBinding', executionContextName === undefined ? { name } : { name, executionContextName }));
+    state.sync = { enableId, seen: new Set() };
+    this.#ownEnables.set(enableId, sessionId);
+    this.counters.syncs++;
+    // One write: Chromium runs them back to back.
+    this.#toBrowser(commands.join('\0'));
+  }
+
+  #onOwnResponse(id: number, message: Message): string[] {
+    const sessionId = this.#ownEnables.get(id);
+    if (sessionId === undefined) return [];
+    this.#ownEnables.delete(id);
+    const state = this.#sessions.get(sessionId);
+    if (!state?.sync) return [];
+    const { seen } = state.sync;
+    state.sync = undefined;
+    state.syncedAt = performance.now();
+    const out: string[] = [];
+    // A context the enable did not report is gone (its frame navigated or detached while the domain was off).
+    if (!message.error) for (const contextId of [...state.contexts.keys()]) if (!seen.has(contextId)) (state.contexts.delete(contextId), out.push(this.#destroyed(sessionId, contextId)));
+    for (const enableId of state.enables.splice(0)) out.push(JSON.stringify(message.error ? { id: enableId, error: message.error, sessionId } : { id: enableId, result: {}, sessionId }));
+    if (state.again) {
+      state.again = false;
+      this.#requestSync(sessionId, state);
+    }
+    return out;
+  }
+}
