@@ -32,6 +32,16 @@ class Frames {
 }
 
 const HEAD_BYTES = 96;
+
+// A message the shim cannot read (it never should: both ends speak valid
+// JSON) passes as it is; the pipe must never throw in a data handler.
+function guarded<T>(work: () => T, fallback: T): T {
+  try {
+    return work();
+  } catch {
+    return fallback;
+  }
+}
 const text = (message: Buffer) => message.toString('utf8');
 const head = (message: Buffer) => message.toString('latin1', 0, Math.min(message.length, HEAD_BYTES));
 const tail = (message: Buffer) => message.toString('latin1', Math.max(0, message.length - HEAD_BYTES));
@@ -63,7 +73,7 @@ export function tapDevtoolsPipe(child: ChildProcess): QuietRuntime | undefined {
       const passed: Buffer[] = [];
       for (const message of fromDriver.push(chunk)) {
         // Most commands are not looked at: only their first bytes are decoded.
-        if (shim.fromDriver(head(message), tail(message), () => text(message))) passed.push(message, NUL_BYTE);
+        if (guarded(() => shim.fromDriver(head(message), tail(message), () => text(message)), true)) passed.push(message, NUL_BYTE);
       }
       if (passed.length && !toChromium.destroyed) toChromium.write(Buffer.concat(passed), callback);
       else callback();
@@ -74,7 +84,7 @@ export function tapDevtoolsPipe(child: ChildProcess): QuietRuntime | undefined {
   fromChromium.on('data', (chunk: Buffer) => {
     const out: Buffer[] = [];
     for (const message of fromBrowser.push(chunk)) {
-      const replaced = shim.fromBrowser(head(message), () => text(message));
+      const replaced = guarded(() => shim.fromBrowser(head(message), () => text(message)), null);
       if (replaced === null) out.push(message, NUL_BYTE);
       else for (const m of replaced) out.push(Buffer.from(m), NUL_BYTE);
     }

@@ -111,7 +111,8 @@ export class QuietRuntime {
     if (!state || !QUIET_TYPES.has(state.type)) return true;
     const sessionId = message.sessionId!;
     if (method === 'Runtime.addBinding') {
-      state.bindings.set(String(message.params?.name), message.params?.executionContextName as string | undefined);
+      // One context's binding lives and dies with that context.
+      if (message.params?.executionContextId === undefined) state.bindings.set(String(message.params?.name), message.params?.executionContextName as string | undefined);
       return true;
     }
     if (method === 'Runtime.removeBinding') {

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { after, before, describe, test } from 'node:test';
+import { useTempDir } from './helpers/fixtures.ts';
+import { connect, testEnv, textOf, type Connected, closeAll } from './helpers/server.ts';
+import { connectUpstream } from './helpers/upstream-cli.ts';
+
+// With --quiet-runtime (the default) Playwright learns execution contexts and
+// console messages from the shim's syncs instead of a Runtime domain left on.
+// What depends on that, driven the same way on our server and on the upstream
+// CLI in the same run: a binding exposed before navigations (Runtime.disable
+// forgets bindings for documents to come), an out-of-process iframe
+// (localhost inside a 127.0.0.1 page), console messages with their
+// locations, and script run right after each navigation.
+
+function startSite(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const { port } = server.address() as AddressInfo;
+    res.setHeader('content-type', 'text/html');
+    if (req.url === '/inner') return res.end(`<title>inner</title><button onclick="console.warn('inner clicked')">Inner</button><script>console.log('inner loaded')</script>`);
+    if (req.url === '/second') return res.end(`<title>second</title><p id="p">second page</p><script>console.error('second loaded')</script>`);
+    res.end(`<title>outer</title><h1>Outer</h1><iframe src="http://localhost:${port}/inner"></iframe><script>console.log('outer loaded', 42)</script>`);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))) });
+    }),
+  );
+}
+
+async function drive(client: Client, site: string): Promise<string[]> {
+  const out: string[] = [];
+  const call = async (name: string, args: Record<string, unknown> = {}) => {
+    const result = await client.callTool({ name, arguments: args });
+    const text = textOf(result).replaceAll(site, 'SITE').replace(/localhost:\d+/g, 'localhost:PORT');
+    out.push(`${name} error=${!!result.isError}\n${text.replace(/\]\([^)]*\)/g, '](FILE)').replace(/\S*spm-quiet-[^/]+\/(ours|upstream)\/console-[^#\s)]*/g, 'console-FILE')}`);
+    return text;
+  };
+  const snapshot = await call('browser_navigate', { url: `${site}/` });
+  const inner = (await call('browser_snapshot')).match(/button "Inner" \[ref=([a-z0-9]+)\]/)?.[1] ?? 'missing';
+  void snapshot;
+  await call('browser_click', { target: inner, element: 'Inner' });
+  await call('browser_console_messages', { level: 'debug' });
+  await call('browser_run_code_unsafe', {
+    code: `async (page) => { await page.exposeFunction('twice', (n) => n * 2); const before = await page.evaluate(() => window.twice(2)); await page.goto('${site}/second'); const after = await page.evaluate(() => window.twice(21)); await page.goBack(); const back = await page.evaluate(() => window.twice(5)); return [before, after, back]; }`,
+  });
+  await call('browser_evaluate', { function: '() => document.title + " " + frames.length' });
+  await call('browser_navigate', { url: `${site}/second` });
+  await call('browser_evaluate', { function: '() => document.getElementById("p").textContent' });
+  await call('browser_console_messages', { level: 'debug' });
+  return out;
+}
+
+describe('--quiet-runtime: what Playwright learns from Runtime events still works, as under the upstream CLI', () => {
+  const dirs = useTempDir('spm-quiet-');
+  let site: { url: string; close(): Promise<void> };
+  const servers: Connected[] = [];
+  let ours: string[];
+  let upstream: string[];
+  before(async () => {
+    site = await startSite();
+    const a = await connect(testEnv(`${dirs.path}/ours`, { STEALTH_PLAYWRIGHT_MCP_HUMANIZE: 'false' }));
+    const b = await connectUpstream(`${dirs.path}/upstream`);
+    servers.push(a, b);
+    ours = await drive(a.client, site.url);
+    upstream = await drive(b.client, site.url);
+  });
+  after(async () => {
+    await closeAll(servers);
+    await site?.close();
+  });
+
+  test('every call reads the same (bindings across navigations, the out-of-process iframe, console locations)', () => {
+    const diffs = ours.map((text, i) => (text === upstream[i] ? null : `#${i}\n--- upstream\n${upstream[i]}\n--- ours\n${text}`)).filter(Boolean);
+    assert.deepEqual(diffs, []);
+    const all = ours.join('\n');
+    assert.match(all, /\[4,42,10\]/, 'the exposed function answers before, after and back from a navigation');
+    assert.match(all, /\[LOG\] inner loaded @ http:\/\/localhost:PORT\/inner:0/, 'the out-of-process frame\'s message, with its location');
+    assert.match(all, /\[WARNING\] inner clicked/);
+    assert.match(all, /\[ERROR\] second loaded @ SITE\/second:0/);
+  });
+
+  test('the Runtime domain was kept off: stealth_bridge_info counts the syncs that stood in for it', async () => {
+    const info = (await servers[0]!.client.callTool({ name: 'stealth_bridge_info', arguments: {} })).structuredContent as { session: { launch: { quietRuntime: { syncs: number; contextsCreated: number } | null } } };
+    const quiet = info.session.launch.quietRuntime;
+    assert.ok(quiet && quiet.syncs > 0 && quiet.contextsCreated > 0, JSON.stringify(quiet));
+  });
+});
