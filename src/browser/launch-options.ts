@@ -8,7 +8,6 @@ import { mergeArgs, stealthProfile, type StealthProfile } from './stealth-profil
 import { applicableSwitches, vendorViewport, withFontMetricsFeature } from './stealth-switches.ts';
 import { reducedUserAgent } from './user-agent.ts';
 import { attachTarget, type AttachTarget } from './attach.ts';
-import { QUIET_RUNTIME_SWITCH } from './quiet-runtime/spawn-hook.ts';
 
 type ContextOptions = NonNullable<NonNullable<UpstreamConfig['browser']>['contextOptions']>;
 
@@ -57,7 +56,6 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
   const viewport = restContext.viewport !== undefined ? restContext.viewport : stealthEngine ? vendorViewport(switchContext) : headed ? null : { width: 1280, height: 720 };
   if (!userArgs.some((a) => a.startsWith('--disable-blink-features'))) userArgs.push(AUTOMATION_CONTROLLED_OFF);
   const quietRuntime = stealthEngine && config.quietRuntime;
-  if (quietRuntime) userArgs.push(QUIET_RUNTIME_SWITCH);
   const ignoreDefaultArgs =
     fromUpstream.ignoreDefaultArgs === true ? true : [...new Set([...(fromUpstream.ignoreDefaultArgs || []), ...(stealthEngine ? STEALTH_IGNORED_DEFAULTS : [])])];
   return {

@@ -19,7 +19,10 @@ import { mergeArgs } from './stealth-profile.ts';
 import { spawnAheadReport } from './spawn-ahead/spawn-ahead.ts';
 import { mergeFeatureSwitchesAtSpawn } from './chromium-features.ts';
 import { openPageAhead } from './page-ahead.ts';
-import { installQuietRuntimeHook, quietRuntimeCounters } from './quiet-runtime/spawn-hook.ts';
+import { installQuietRuntimeHook, takeQuietRuntime } from './quiet-runtime/spawn-hook.ts';
+import { quietRuntimeArg } from './quiet-runtime/switch.ts';
+import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
+import { randomUUID } from 'node:crypto';
 import { flushConsoleBeforeReads } from './quiet-runtime/console-flush.ts';
 
 /** How a session adds to each launch (CDP debugging port), holds its licence seat and hears of a browser's end. */
@@ -54,6 +57,8 @@ export class SessionBrowser {
   #contextGiven = false;
   /** Whether the in-page console recorder runs (decided at launch, from the build's behaviour). */
   #consoleFallbackActive: boolean | null = null;
+  /** The pipe shim keeping the current browser's pages' Runtime domain off (--quiet-runtime). */
+  #quiet: QuietRuntime | undefined;
 
   constructor(plan: LaunchPlan, log: Logger, hooks: BrowserHooks = {}) {
     this.#plan = plan;
@@ -135,8 +140,8 @@ export class SessionBrowser {
       sandbox: plan.launch.chromiumSandbox === true,
       consoleFallback: plan.consoleFallback,
       consoleFallbackActive: this.#consoleFallbackActive,
-      // Context syncs and context events given to Playwright, over all browsers of this process.
-      quietRuntime: plan.quietRuntime && !plan.attach ? quietRuntimeCounters() : null,
+      // The current browser's context syncs and the context events they gave Playwright.
+      quietRuntime: this.#quiet ? { ...this.#quiet.counters } : plan.quietRuntime && !plan.attach ? { syncs: 0, contextsCreated: 0, contextsDestroyed: 0 } : null,
       prelaunched: this.#warm,
       // Over stdio: whether Chromium was started from the last start's command line, before playwright-core loaded.
       spawnAhead: spawnAheadReport(),
@@ -182,10 +187,11 @@ export class SessionBrowser {
     const extras = this.#plan.extras;
     await extras?.beforeLaunch?.();
     const env = { ...licenceEnv, ...extras?.env };
+    const quietToken = this.#plan.quietRuntime ? randomUUID() : undefined;
     const options: LaunchOptions & { executablePath: string } = {
       ...this.#plan.launch,
       executablePath,
-      args: [...mergeArgs(this.#plan.launch.args ?? [], extras?.args ?? []), ...extraArgs],
+      args: [...mergeArgs(this.#plan.launch.args ?? [], extras?.args ?? []), ...extraArgs, ...(quietToken ? [quietRuntimeArg(quietToken)] : [])],
       ...(extras?.proxy ? { proxy: extras.proxy } : {}),
       // Playwright replaces the child's environment when `env` is given.
       ...(Object.keys(env).length ? { env: { ...process.env, ...this.#plan.launch.env, ...env } } : {}),
@@ -228,7 +234,8 @@ export class SessionBrowser {
       throw new Error('The session is closed.');
     }
     const context = persistent ?? (await browser.newContext(contextOptions));
-    if (this.#plan.quietRuntime) flushConsoleBeforeReads(context);
+    this.#quiet = quietToken ? takeQuietRuntime(quietToken) : undefined;
+    if (this.#quiet) flushConsoleBeforeReads(context, this.#quiet);
     if (this.#plan.consoleFallback) await this.#maybeConsoleFallback(browser, context, executablePath);
     if (this.#plan.humanize) enableHumanize(context);
     guardDownloads(context, this.#plan.maxDownloadBytes, (stopped) =>

@@ -1,47 +1,57 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { loadedCoreBundle } from '../../playwright-bundles.ts';
 import { withDeadline } from '../deadline.ts';
+import type { QuietRuntime } from './runtime-shim.ts';
 
 // With the Runtime domain off (runtime-shim.ts), a page's console messages
-// reach Playwright when it next runs script in that page. Snapshots do, so a
-// tool's result lists what the page logged during the call; reading the
-// console alone (browser_console_messages, the per-call counts) runs none.
-// Before those reads, one read of document.title in Playwright's utility
-// world (invisible to the page) lets the stored messages through.
+// reach Playwright at the shim's syncs. The upstream reads them in three
+// places: a tool result's snapshot section ("New console entries"), the
+// per-call counts and browser_console_messages. Each first has the shim let
+// the stored messages of that browser's pages through, as the domain left on
+// would have delivered them already.
 
 const FLUSH_DEADLINE_MS = 500;
-const quietContexts = new WeakSet<BrowserContext>();
+// One tool result reads twice (snapshot section, then the counts): one flush
+// serves both. Results given back to back (no settle wait between, as actions
+// have) share one a little longer: a flush costs the browser ~1 ms of CPU,
+// and a page's own timers are all that can log between them.
+const FRESH_FOR_MS = 50;
+const SNAPSHOT_FRESH_FOR_MS = 300;
+const shims = new WeakMap<BrowserContext, QuietRuntime>();
+const flushedAt = new WeakMap<QuietRuntime, number>();
 let patched = false;
 
 interface TabLike {
   page: Page;
   modalStates(): unknown[];
+  captureSnapshot(...args: unknown[]): Promise<unknown>;
   consoleMessages(level?: string, all?: boolean): Promise<unknown[]>;
   consoleMessageCount(): Promise<unknown>;
 }
 
-async function flush(tab: TabLike): Promise<void> {
-  const page = tab.page;
-  // Script waits behind an open alert/confirm/prompt: then the messages wait too.
-  if (!quietContexts.has(page.context()) || page.isClosed() || tab.modalStates().length) return;
-  await withDeadline(page.title().catch(() => undefined), FLUSH_DEADLINE_MS);
+async function flush(tab: TabLike, freshForMs: number): Promise<void> {
+  const shim = shims.get(tab.page.context());
+  // A page behind an open alert/confirm/prompt answers nothing until it closes: its messages wait.
+  if (!shim || tab.page.isClosed() || tab.modalStates().length) return;
+  if (performance.now() - (flushedAt.get(shim) ?? -Infinity) < freshForMs) return;
+  await withDeadline(shim.flush(), FLUSH_DEADLINE_MS);
+  flushedAt.set(shim, performance.now());
 }
 
 /** The upstream's console reads in this context see what its pages logged up to now. */
-export function flushConsoleBeforeReads(context: BrowserContext): void {
-  quietContexts.add(context);
+export function flushConsoleBeforeReads(context: BrowserContext, shim: QuietRuntime): void {
+  shims.set(context, shim);
   if (patched) return;
   patched = true;
   const { tools } = loadedCoreBundle() as { tools: { Tab: { prototype: TabLike } } };
   const proto = tools.Tab.prototype;
-  const messages = proto.consoleMessages;
-  const count = proto.consoleMessageCount;
-  proto.consoleMessages = async function (this: TabLike, level?: string, all?: boolean) {
-    await flush(this);
-    return messages.call(this, level, all);
-  };
-  proto.consoleMessageCount = async function (this: TabLike) {
-    await flush(this);
-    return count.call(this);
-  };
+  for (const name of ['captureSnapshot', 'consoleMessages', 'consoleMessageCount'] as const) {
+    const native = proto[name] as (this: TabLike, ...args: unknown[]) => Promise<unknown>;
+    // The counts belong to the same result as the snapshot; browser_console_messages is a read of its own.
+    const freshForMs = name === 'consoleMessages' ? FRESH_FOR_MS : SNAPSHOT_FRESH_FOR_MS;
+    (proto as unknown as Record<string, unknown>)[name] = async function (this: TabLike, ...args: unknown[]) {
+      await flush(this, freshForMs);
+      return native.apply(this, args);
+    };
+  }
 }

@@ -84,7 +84,7 @@ export function tapDevtoolsPipe(child: ChildProcess): QuietRuntime | undefined {
   fromChromium.on('data', (chunk: Buffer) => {
     const out: Buffer[] = [];
     for (const message of fromBrowser.push(chunk)) {
-      const replaced = guarded(() => shim.fromBrowser(head(message), () => text(message)), null);
+      const replaced = guarded(() => shim.fromBrowser(head(message), tail(message), () => text(message)), null);
       if (replaced === null) out.push(message, NUL_BYTE);
       else for (const m of replaced) out.push(Buffer.from(m), NUL_BYTE);
     }

@@ -10,8 +10,9 @@
 // page and iframe targets. Playwright's `Runtime.enable` is answered here;
 // the domain is on only for a sync: `enable` (Chromium reports every live
 // context, creating main worlds as it would for Playwright, then replays the
-// console messages and errors it stored meanwhile), `disable`,
-// `discardConsoleEntries` (each message is replayed once), sent in one write.
+// console messages and errors it stored meanwhile) and `disable`, sent in one
+// write; when the sync replayed anything, `discardConsoleEntries` follows, so
+// each message is replayed once.
 // A sync runs whenever a context may have appeared (a navigation starting or
 // committed, a new frame, a new isolated world, DOMContentLoaded, load) and
 // before Playwright runs script in the page after a quiet spell, so console
@@ -27,8 +28,12 @@
 const QUIET_TYPES = new Set(['page', 'iframe']);
 /** Our command ids: far below Playwright's (positive) and its Browser.close id (-9999). */
 const FIRST_OWN_ID = -1_000_000;
-/** Script Playwright runs in a page after this long without a sync is preceded by one (console messages first). */
-const FLUSH_AFTER_MS = 50;
+/**
+ * Script Playwright runs in a page after this long without a sync is preceded
+ * by one, so its own console listeners (browser_run_code_unsafe) hear what
+ * the page logged; the upstream's reads flush explicitly (console-flush.ts).
+ */
+const FLUSH_AFTER_MS = 1000;
 
 type Message = { id?: number; method?: string; params?: Record<string, unknown>; sessionId?: string; result?: unknown; error?: unknown };
 
@@ -39,8 +44,11 @@ interface SessionState {
   contexts: Map<number, string>;
   /** Playwright's Runtime.enable ids, answered when the next sync ends. */
   enables: number[];
-  sync: { enableId: number; seen: Set<number> } | undefined;
+  sync: { enableId: number; seen: Set<number>; seq: number; replayed: boolean } | undefined;
   again: boolean;
+  /** Syncs started so far; a flush waits for one numbered past the count at its request. */
+  started: number;
+  waiters: { seq: number; resolve: () => void }[];
   /** When the last sync ended (performance.now()). */
   syncedAt: number;
   /** Playwright's bindings: Runtime.disable drops them for documents to come, so each sync adds them again. */
@@ -69,6 +77,7 @@ const WATCHED_EVENTS = new Set([
   'Inspector.targetCrashed',
 ]);
 const SYNC_ON_LIFECYCLE = new Set(['DOMContentLoaded', 'load']);
+const REPLAYED_EVENTS = ['{"method":"Runtime.consoleAPICalled"', '{"method":"Runtime.exceptionThrown"'];
 const SCRIPT_METHODS = new Set(['Runtime.evaluate', 'Runtime.callFunctionOn']);
 const WATCHED_COMMANDS = new Set(['Runtime.enable', 'Runtime.disable', 'Page.createIsolatedWorld', 'Runtime.addBinding', 'Runtime.removeBinding', ...SCRIPT_METHODS]);
 // Playwright writes sessionId last: the session of a big command (a 300 kB script) without decoding it.
@@ -90,6 +99,22 @@ export class QuietRuntime {
   constructor(io: { toBrowser(message: string): void; toDriver(message: string): void }) {
     this.#toBrowser = io.toBrowser;
     this.#toDriver = io.toDriver;
+  }
+
+  /**
+   * Lets every page's stored console messages and errors through to
+   * Playwright; resolves once each page had a sync that started after this
+   * call (a page that is gone, or busy forever, is the caller's deadline).
+   */
+  flush(): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (const [sessionId, state] of this.#sessions) {
+      if (!state.quiet) continue;
+      const seq = state.started + 1;
+      waits.push(new Promise((resolve) => state.waiters.push({ seq, resolve })));
+      this.#requestSync(sessionId, state);
+    }
+    return Promise.all(waits).then(() => undefined);
   }
 
   /**
@@ -138,7 +163,13 @@ export class QuietRuntime {
    * A message from Chromium: null to deliver it as it is, or the messages to
    * deliver in its place (none, or synthesized ones around it).
    */
-  fromBrowser(start: string, full: () => string): string[] | null {
+  fromBrowser(start: string, end: string, full: () => string): string[] | null {
+    if (REPLAYED_EVENTS.some((prefix) => start.startsWith(prefix))) {
+      // Big (argument previews): the session is read from the end, the message passes undecoded.
+      const sync = this.#sessions.get(SESSION_AT_END.exec(end)?.[1] ?? '')?.sync;
+      if (sync) sync.replayed = true;
+      return null;
+    }
     if (start.startsWith(EVENT_PREFIX)) {
       const method = start.slice(EVENT_PREFIX.length, start.indexOf('"', EVENT_PREFIX.length));
       if (!WATCHED_EVENTS.has(method)) return null;
@@ -162,10 +193,12 @@ export class QuietRuntime {
     const params = message.params ?? {};
     if (message.method === 'Target.attachedToTarget') {
       const info = params.targetInfo as { type?: string } | undefined;
-      this.#sessions.set(params.sessionId as string, { type: info?.type ?? 'other', quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, syncedAt: 0, bindings: new Map() });
+      this.#sessions.set(params.sessionId as string, { type: info?.type ?? 'other', quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, started: 0, waiters: [], syncedAt: 0, bindings: new Map() });
       return null;
     }
     if (message.method === 'Target.detachedFromTarget') {
+      const gone = this.#sessions.get(params.sessionId as string);
+      for (const waiter of gone?.waiters.splice(0) ?? []) waiter.resolve();
       this.#sessions.delete(params.sessionId as string);
       return null;
     }
@@ -234,9 +267,9 @@ export class QuietRuntime {
     }
     const command = (method: string, params?: Record<string, unknown>) => JSON.stringify({ id: this.#nextId--, method, ...(params ? { params } : {}), sessionId });
     const enableId = this.#nextId;
-    const commands = [command('Runtime.enable'), command('Runtime.disable'), command('Runtime.discardConsoleEntries')];
+    const commands = [command('Runtime.enable'), command('Runtime.disable')];
     for (const [name, executionContextName] of state.bindings) commands.push(command('Runtime.addBinding', executionContextName === undefined ? { name } : { name, executionContextName }));
-    state.sync = { enableId, seen: new Set() };
+    state.sync = { enableId, seen: new Set(), seq: ++state.started, replayed: false };
     this.#ownEnables.set(enableId, sessionId);
     this.counters.syncs++;
     // One write: Chromium runs them back to back.
@@ -249,9 +282,11 @@ export class QuietRuntime {
     this.#ownEnables.delete(id);
     const state = this.#sessions.get(sessionId);
     if (!state?.sync) return [];
-    const { seen } = state.sync;
+    const { seen, seq, replayed } = state.sync;
     state.sync = undefined;
+    if (replayed) this.#toBrowser(JSON.stringify({ id: this.#nextId--, method: 'Runtime.discardConsoleEntries', sessionId }));
     state.syncedAt = performance.now();
+    state.waiters = state.waiters.filter((waiter) => (waiter.seq <= seq ? (waiter.resolve(), false) : true));
     const out: string[] = [];
     // A context the enable did not report is gone (its frame navigated or detached while the domain was off).
     if (!message.error) for (const contextId of [...state.contexts.keys()]) if (!seen.has(contextId)) (state.contexts.delete(contextId), out.push(this.#destroyed(sessionId, contextId)));

@@ -1,20 +1,16 @@
 import childProcess, { type ChildProcess } from 'node:child_process';
 import { isBrowserLaunch } from '../spawn-ahead/spawn-recipe.ts';
 import { tapDevtoolsPipe } from './pipe-tap.ts';
-import type { QuietRuntime, ShimCounters } from './runtime-shim.ts';
+import type { QuietRuntime } from './runtime-shim.ts';
+import { quietRuntimeToken } from './switch.ts';
 
-// Which launches get the shim is the launch's own business (a setting, per
-// session): a launch that wants it carries this switch, which Chromium
-// ignores like the instance marker. Playwright spawns; the hook, under
-// whatever else hooks spawn (spawn-ahead.ts), taps the pipe of the process it
-// gets back, before Playwright reads it.
-
-export const QUIET_RUNTIME_SWITCH = '--stealth-playwright-mcp-quiet-runtime';
+// Playwright spawns; the hook, under whatever else hooks spawn
+// (spawn-ahead.ts), taps the pipe of the process it gets back, before
+// Playwright reads it, and files the shim under the launch's token.
 
 let installed = false;
-const tapped = new WeakMap<ChildProcess, QuietRuntime>();
-const totals: ShimCounters = { syncs: 0, contextsCreated: 0, contextsDestroyed: 0 };
-const live = new Set<QuietRuntime>();
+const tapped = new WeakSet<ChildProcess>();
+const byToken = new Map<string, QuietRuntime>();
 
 export function installQuietRuntimeHook(): void {
   if (installed) return;
@@ -22,24 +18,23 @@ export function installQuietRuntimeHook(): void {
   const inner = childProcess.spawn;
   childProcess.spawn = function (this: unknown, command: string, args: readonly string[], options: unknown): ChildProcess {
     const child = (inner as (...a: unknown[]) => ChildProcess).apply(this, [command, args, options]);
-    if (Array.isArray(args) && args.includes(QUIET_RUNTIME_SWITCH) && args.includes('--remote-debugging-pipe') && isBrowserLaunch(options) && !tapped.has(child)) {
+    const token = Array.isArray(args) ? quietRuntimeToken(args) : undefined;
+    if (token !== undefined && args.includes('--remote-debugging-pipe') && isBrowserLaunch(options) && !tapped.has(child)) {
       const shim = tapDevtoolsPipe(child);
       if (shim) {
-        tapped.set(child, shim);
-        live.add(shim);
-        child.once('exit', () => {
-          for (const key of Object.keys(totals) as (keyof ShimCounters)[]) totals[key] += shim.counters[key];
-          live.delete(shim);
-        });
+        tapped.add(child);
+        byToken.set(token, shim);
+        // A launch that failed never takes its shim: the map must not keep it.
+        child.once('exit', () => byToken.delete(token));
       }
     }
     return child;
   } as typeof childProcess.spawn;
 }
 
-/** Context syncs and the context events they gave Playwright, over every browser of this process (for stealth_bridge_info). */
-export function quietRuntimeCounters(): ShimCounters {
-  const out = { ...totals };
-  for (const shim of live) for (const key of Object.keys(out) as (keyof ShimCounters)[]) out[key] += shim.counters[key];
-  return out;
+/** The shim of the launch that carried this token (once: the launch owns it from then on). */
+export function takeQuietRuntime(token: string): QuietRuntime | undefined {
+  const shim = byToken.get(token);
+  byToken.delete(token);
+  return shim;
 }

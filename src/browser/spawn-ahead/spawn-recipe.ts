@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
 import { writeFileAtomicSync } from '../../fs/write-atomic.ts';
+import { QUIET_RUNTIME_SWITCH } from '../quiet-runtime/switch.ts';
 
 // The command line Playwright started Chromium with on the last start that had
 // the same inputs (argv, environment, working directory, version), with its
@@ -86,9 +87,10 @@ export function fillRecipe(recipe: SpawnRecipe, run: RunValues): string[] | unde
   return recipe.args.map((a) => (a === PROFILE_ARG + PROFILE ? PROFILE_ARG + run.profileDir : a === `--fingerprint=${SEED}` ? `--fingerprint=${run.seed}` : a === MARKER ? run.marker! : a));
 }
 
-/** The same launch, but for the profile dir (each side made its own). */
+/** The same launch, but for the profile dir (each side made its own) and the quiet-runtime token (one per launch). */
 export function sameLaunch(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((arg, i) => arg === b[i] || (arg.startsWith(PROFILE_ARG) && b[i]!.startsWith(PROFILE_ARG)));
+  const own = (x: string, y: string, prefix: string) => x.startsWith(prefix) && y.startsWith(prefix);
+  return a.length === b.length && a.every((arg, i) => arg === b[i] || own(arg, b[i]!, PROFILE_ARG) || own(arg, b[i]!, `${QUIET_RUNTIME_SWITCH}=`));
 }
 
 /** The stored recipe; a missing, unreadable or malformed file is no recipe (a malformed one is removed). */
