@@ -14,9 +14,10 @@
 // write; when the sync replayed anything, `discardConsoleEntries` follows, so
 // each message is replayed once.
 // A sync runs whenever a context may have appeared (a navigation starting or
-// committed, a new frame, a new isolated world, DOMContentLoaded, load) and
-// before Playwright runs script in the page after a quiet spell, so console
-// messages reach it before it reads them. Playwright gets a created event for
+// committed, a new frame, a new isolated world, load), when
+// the upstream is about to read the console (flush(), console-flush.ts), and
+// before Playwright runs script in a page after a second without one (for
+// its own console listeners). Playwright gets a created event for
 // each context it has not seen and a destroyed event for each one that went.
 // Workers keep the domain as Playwright asks (they have no frames to sync on).
 //
@@ -76,7 +77,8 @@ const WATCHED_EVENTS = new Set([
   'Page.lifecycleEvent',
   'Inspector.targetCrashed',
 ]);
-const SYNC_ON_LIFECYCLE = new Set(['DOMContentLoaded', 'load']);
+// Contexts a page made after its navigation committed (frames get their own events).
+const SYNC_ON_LIFECYCLE = new Set(['load']);
 const REPLAYED_EVENTS = ['{"method":"Runtime.consoleAPICalled"', '{"method":"Runtime.exceptionThrown"'];
 const SCRIPT_METHODS = new Set(['Runtime.evaluate', 'Runtime.callFunctionOn']);
 const WATCHED_COMMANDS = new Set(['Runtime.enable', 'Runtime.disable', 'Page.createIsolatedWorld', 'Runtime.addBinding', 'Runtime.removeBinding', ...SCRIPT_METHODS]);
