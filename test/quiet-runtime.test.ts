@@ -62,7 +62,8 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
   let upstream: string[];
   before(async () => {
     site = await startSite();
-    const a = await connect(testEnv(`${dirs.path}/ours`, { STEALTH_PLAYWRIGHT_MCP_HUMANIZE: 'false' }));
+    // A cache of its own: the probe of whether the driver hears console messages runs under the shim.
+    const a = await connect(testEnv(`${dirs.path}/ours`, { STEALTH_PLAYWRIGHT_MCP_HUMANIZE: 'false', XDG_CACHE_HOME: `${dirs.path}/cache` }));
     const b = await connectUpstream(`${dirs.path}/upstream`);
     servers.push(a, b);
     ours = await drive(a.client, site.url);
@@ -83,9 +84,13 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     assert.match(all, /\[ERROR\] second loaded @ SITE\/second:0/);
   });
 
-  test('the Runtime domain was kept off: stealth_bridge_info counts the syncs that stood in for it', async () => {
-    const info = (await servers[0]!.client.callTool({ name: 'stealth_bridge_info', arguments: {} })).structuredContent as { session: { launch: { quietRuntime: { syncs: number; contextsCreated: number } | null } } };
+  test('the Runtime domain was kept off: stealth_bridge_info counts the syncs that stood in for it; no in-page recorder on a build that reports console', async () => {
+    const info = (await servers[0]!.client.callTool({ name: 'stealth_bridge_info', arguments: {} })).structuredContent as {
+      session: { launch: { quietRuntime: { syncs: number; contextsCreated: number } | null; consoleFallbackActive: boolean | null } };
+    };
     const quiet = info.session.launch.quietRuntime;
     assert.ok(quiet && quiet.syncs > 0 && quiet.contextsCreated > 0, JSON.stringify(quiet));
+    // Stock Chromium reports console messages: the shim's flush lets the probe hear it, so no in-page recorder.
+    assert.equal(info.session.launch.consoleFallbackActive, false);
   });
 });

@@ -152,13 +152,12 @@ function patchTab(ignoreNative: boolean): void {
 // per executable.
 const driverHearsConsole = new Map<string, Promise<boolean>>();
 const PROBE_DEADLINE_MS = 1000;
-const PROBE_POLL_MS = 100;
 
 /** The answer is kept on disk per executable (see executable-facts.ts): only the first process pays for the probe (~0.2 s). */
-export function consoleReachesDriver(browser: Browser, executablePath: string, cacheDir?: string): Promise<boolean> {
+export function consoleReachesDriver(browser: Browser, executablePath: string, cacheDir?: string, flush?: () => Promise<void>): Promise<boolean> {
   let pending = driverHearsConsole.get(executablePath);
   if (!pending) {
-    pending = rememberedFact(cacheDir, executablePath, 'driverHearsConsole', v.boolean(), () => probe(browser));
+    pending = rememberedFact(cacheDir, executablePath, 'driverHearsConsole', v.boolean(), () => probe(browser, flush));
     // A probe that could not run says nothing: assume the build hides them (the safe side for the tool).
     pending = pending.catch(() => false);
     driverHearsConsole.set(executablePath, pending);
@@ -168,22 +167,17 @@ export function consoleReachesDriver(browser: Browser, executablePath: string, c
 
 
 // In a throwaway context: no page of the session ever sees it.
-async function probe(browser: Browser): Promise<boolean> {
+async function probe(browser: Browser, flush?: () => Promise<void>): Promise<boolean> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    let done = false;
     const heard = page.waitForEvent('console', { timeout: PROBE_DEADLINE_MS }).then(
       () => true,
       () => false,
     );
-    void heard.then(() => (done = true));
     await page.evaluate(() => console.log('stealth-playwright-mcp console probe'));
-    // With --quiet-runtime, stored messages reach the driver when it next runs script in the page.
-    while (!done) {
-      await new Promise((resolve) => setTimeout(resolve, PROBE_POLL_MS));
-      if (!done) await page.evaluate(() => 0);
-    }
+    // With --quiet-runtime, a stored message reaches the driver at the shim's next sync.
+    if (flush) await withDeadline(flush(), PROBE_DEADLINE_MS);
     return await heard;
   } finally {
     await context.close().catch(() => {});

@@ -254,7 +254,8 @@ export class SessionBrowser {
   // recorder; on any other it would be an in-page trace for nothing.
   async #maybeConsoleFallback(browser: Browser, context: BrowserContext, executablePath: string): Promise<void> {
     const forced = readTestOverrides(process.env, this.#log).consoleFallbackOnly;
-    const needed = forced || !(await consoleReachesDriver(browser, executablePath, this.#plan.binary.cacheDir));
+    const quiet = this.#quiet;
+    const needed = forced || !(await consoleReachesDriver(browser, executablePath, this.#plan.binary.cacheDir, quiet && (() => quiet.flush())));
     this.#consoleFallbackActive = needed;
     if (needed) await enableConsoleFallback(context, forced);
     else this.#log.debug('console fallback not needed: the driver hears this build\'s console messages');
