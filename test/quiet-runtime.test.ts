@@ -15,11 +15,23 @@ import { connectUpstream } from './helpers/upstream-cli.ts';
 // (localhost inside a 127.0.0.1 page), console messages with their
 // locations, and script run right after each navigation.
 
+// A dedicated worker's console messages and uncaught error reach the page's console list.
+const WORKER = `console.log('worker started', 7); postMessage('ready');
+onmessage = (e) => { console.info('worker got', e.data); setTimeout(() => postMessage('pong'), 0); throw new Error('worker boom'); };`;
+const WORKERS_PAGE = `<title>workers</title><button onclick="w.postMessage('ping')">Ping</button><p id="out">waiting</p>
+<script>const w = new Worker('/worker.js'); w.onmessage = (e) => { document.getElementById('out').textContent = 'worker ' + e.data; };</script>`;
+
+// Logs all the time, and its snapshot takes a while: a console read right after a snapshot sees messages its flush did not.
+const TICKING_PAGE = `<title>ticking</title><ul>${'<li><a href="#">item</a> text</li>'.repeat(1500)}</ul><script>let n = 0; setInterval(() => console.log('tick', ++n), 5)</script>`;
+
 function startSite(): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const { port } = server.address() as AddressInfo;
     res.setHeader('content-type', 'text/html');
     if (req.url === '/inner') return res.end(`<title>inner</title><button onclick="console.warn('inner clicked')">Inner</button><script>console.log('inner loaded')</script>`);
+    if (req.url === '/worker.js') return res.setHeader('content-type', 'text/javascript').end(WORKER);
+    if (req.url === '/workers') return res.end(WORKERS_PAGE);
+    if (req.url === '/ticking') return res.end(TICKING_PAGE);
     if (req.url === '/second') return res.end(`<title>second</title><p id="p">second page</p><script>console.error('second loaded')</script>`);
     res.end(`<title>outer</title><h1>Outer</h1><iframe src="http://localhost:${port}/inner"></iframe><script>console.log('outer loaded', 42)</script>`);
   });
@@ -54,12 +66,25 @@ async function drive(client: Client, site: string): Promise<string[]> {
   return out;
 }
 
+/** Only the last read is compared: when a worker's message lands relative to the results before it is timing. */
+async function driveWorker(client: Client, site: string): Promise<string> {
+  const call = async (name: string, args: Record<string, unknown> = {}) => textOf(await client.callTool({ name, arguments: args }));
+  await call('browser_navigate', { url: `${site}/workers` });
+  await call('browser_wait_for', { text: 'worker ready' });
+  const snapshot = await call('browser_snapshot');
+  await call('browser_click', { target: snapshot.match(/button "Ping" \[ref=([a-z0-9]+)\]/)?.[1] ?? 'missing', element: 'Ping' });
+  await call('browser_wait_for', { text: 'worker pong' });
+  return (await call('browser_console_messages', { level: 'debug' })).replaceAll(site, 'SITE').replace(/\S*spm-quiet-[^/]+\/(ours|upstream)\/console-[^#\s)]*/g, 'console-FILE');
+}
+
 describe('--quiet-runtime: what Playwright learns from Runtime events still works, as under the upstream CLI', () => {
   const dirs = useTempDir('spm-quiet-');
   let site: { url: string; close(): Promise<void> };
   const servers: Connected[] = [];
   let ours: string[];
   let upstream: string[];
+  let oursWorker: string;
+  let upstreamWorker: string;
   before(async () => {
     site = await startSite();
     // A cache of its own: the probe of whether the driver hears console messages runs under the shim.
@@ -68,6 +93,8 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     servers.push(a, b);
     ours = await drive(a.client, site.url);
     upstream = await drive(b.client, site.url);
+    oursWorker = await driveWorker(a.client, site.url);
+    upstreamWorker = await driveWorker(b.client, site.url);
   });
   after(async () => {
     await closeAll(servers);
@@ -82,6 +109,30 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     assert.match(all, /\[LOG\] inner loaded @ http:\/\/localhost:PORT\/inner:0/, 'the out-of-process frame\'s message, with its location');
     assert.match(all, /\[WARNING\] inner clicked/);
     assert.match(all, /\[ERROR\] second loaded @ SITE\/second:0/);
+  });
+
+  test("a dedicated worker's console messages and uncaught error are listed as under the upstream CLI (its Runtime domain is kept off too)", () => {
+    assert.equal(oursWorker, upstreamWorker);
+    assert.match(oursWorker, /worker started 7/);
+    assert.match(oursWorker, /worker got ping/);
+    assert.match(oursWorker, /worker boom/);
+  });
+
+  // The upstream reads a live list, so a message landing between its two reads can make them differ
+  // by one; ours read one flush, so they agree (they differed by everything since the last snapshot).
+  test('browser_console_messages right after a snapshot counts the messages it lists (the header and the list read one flush)', async () => {
+    const { client } = servers[0]!;
+    await client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/ticking` } });
+    const reads: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await client.callTool({ name: 'browser_snapshot', arguments: {} });
+      reads.push(textOf(await client.callTool({ name: 'browser_console_messages', arguments: { level: 'debug' } })).split('\n### Page')[0]!);
+    }
+    for (const read of reads) {
+      const total = Number(read.match(/Total messages: (\d+)/)?.[1]);
+      assert.ok(total > 0, read);
+      assert.equal(read.match(/\[LOG\] tick/g)?.length, total, read.slice(0, 300));
+    }
   });
 
   test('the Runtime domain was kept off: stealth_bridge_info counts the syncs that stood in for it; no in-page recorder on a build that reports console', async () => {

@@ -12,6 +12,7 @@ interface Probe {
   keys: number[];
   stackRead: boolean;
   prepareStackTrace: boolean;
+  workerHooks: Record<string, boolean>;
   consoleNative: boolean;
   webdriver: boolean;
   ua: Record<string, string>;
@@ -69,6 +70,13 @@ describe('automation probes: no signal of our own, one identity everywhere, huma
   test('a logged Error calls no Error.prepareStackTrace of the page (the Runtime.enable leak the upstream CLI has, same run)', () => {
     assert.equal(upstream.prepareStackTrace, true, 'the reference: plain Playwright keeps the Runtime domain on');
     assert.equal(ours.prepareStackTrace, false);
+  });
+
+  test('nor in a dedicated or a service worker (the upstream CLI leaks in both, same run); a shared worker is clean on both', () => {
+    console.log('worker hooks: ours %j, upstream %j', ours.workerHooks, upstream.workerHooks);
+    assert.deepEqual({ worker: upstream.workerHooks.worker, service: upstream.workerHooks.service }, { worker: true, service: true }, 'the reference: plain Playwright enables the domain in workers');
+    assert.deepEqual(ours.workerHooks, { worker: false, shared: false, service: false });
+    assert.equal(upstream.workerHooks.shared, false);
   });
 
   test('one user agent in the page, an iframe, a dedicated, a shared and a service worker; never HeadlessChrome', () => {

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 // Our own automation probe, served from 127.0.0.1: what detectors look at
 // that the bridge (not the browser build) is responsible for. The page fills
 // window.__probe; a test reads it after driving the page with MCP tools.
-const WORKER_UA = `postMessage([navigator.userAgent, JSON.stringify(navigator.userAgentData && navigator.userAgentData.brands)])`;
+const WORKER_UA = `postMessage([navigator.userAgent, JSON.stringify(navigator.userAgentData && navigator.userAgentData.brands), self.__hooked])`;
+// fpscanner's hasCDP, inside a worker: a driver that keeps CDP's Runtime domain on there has V8 run the hook at once.
+const WORKER_HOOK = `self.__hooked = false; { const o = Error.prepareStackTrace; Error.prepareStackTrace = (e) => { self.__hooked = true; return String(e); }; console.log(new Error('probe')); Error.prepareStackTrace = o; }`;
 
 const PROBE = `<!doctype html><title>Probe</title>
 <button id="target" style="position:absolute;left:420px;top:300px;width:160px;height:48px">Target</button>
@@ -33,19 +35,20 @@ probe.webdriver = navigator.webdriver;
 probe.ua.page = navigator.userAgent;
 probe.ua.pageBrands = JSON.stringify(navigator.userAgentData && navigator.userAgentData.brands);
 document.getElementById('frame').addEventListener('load', () => { probe.ua.iframe = document.getElementById('frame').contentWindow.navigator.userAgent; });
-const worker = new Worker(URL.createObjectURL(new Blob([${JSON.stringify(WORKER_UA)}])));
-worker.onmessage = (e) => { probe.ua.worker = e.data[0]; probe.ua.workerBrands = e.data[1]; };
-const shared = new SharedWorker(URL.createObjectURL(new Blob(['onconnect = (e) => e.ports[0].' + ${JSON.stringify(WORKER_UA)}])));
-shared.port.onmessage = (e) => { probe.ua.shared = e.data[0]; };
+probe.workerHooks = {};
+const worker = new Worker(URL.createObjectURL(new Blob([${JSON.stringify(WORKER_HOOK + ';' + WORKER_UA)}])));
+worker.onmessage = (e) => { probe.ua.worker = e.data[0]; probe.ua.workerBrands = e.data[1]; probe.workerHooks.worker = e.data[2]; };
+const shared = new SharedWorker(URL.createObjectURL(new Blob([${JSON.stringify(WORKER_HOOK)} + ';onconnect = (e) => e.ports[0].' + ${JSON.stringify(WORKER_UA)}])));
+shared.port.onmessage = (e) => { probe.ua.shared = e.data[0]; probe.workerHooks.shared = e.data[2]; };
 navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then((reg) => {
-  navigator.serviceWorker.onmessage = (e) => { probe.ua.service = e.data[0]; };
+  navigator.serviceWorker.onmessage = (e) => { probe.ua.service = e.data[0]; probe.workerHooks.service = e.data[1]; };
   reg.active.postMessage('ua');
 }).catch((e) => { probe.ua.service = 'error: ' + e.message; });
 probe.geometry = { inner: [innerWidth, innerHeight], outer: [outerWidth, outerHeight], screen: [screen.width, screen.height], avail: [screen.availWidth, screen.availHeight] };
 </script>`;
 
 const SERVICE_WORKER = `self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
-self.addEventListener('message', (e) => e.source.postMessage([navigator.userAgent]));`;
+self.addEventListener('message', (e) => { ${WORKER_HOOK}; e.source.postMessage([navigator.userAgent, self.__hooked]); });`;
 
 export interface ProbeSite {
   url: string;

@@ -14,11 +14,15 @@ const FLUSH_DEADLINE_MS = 500;
 // One tool result reads twice (snapshot section, then the counts): one flush
 // serves both. Results given back to back (no settle wait between, as actions
 // have) share one a little longer: a flush costs the browser ~1 ms of CPU,
-// and a page's own timers are all that can log between them.
+// and a page's own timers are all that can log between them. Counts read
+// without a snapshot before them (browser_console_messages reads the counts,
+// then the list) get a flush of their own, so both agree.
 const FRESH_FOR_MS = 50;
 const SNAPSHOT_FRESH_FOR_MS = 300;
 const shims = new WeakMap<BrowserContext, QuietRuntime>();
 const flushedAt = new WeakMap<QuietRuntime, number>();
+/** Tabs whose snapshot was just taken: the counts that follow in the same result share its flush. */
+const snapshotTaken = new WeakSet<TabLike>();
 let patched = false;
 
 interface TabLike {
@@ -47,10 +51,10 @@ export function flushConsoleBeforeReads(context: BrowserContext, shim: QuietRunt
   const proto = tools.Tab.prototype;
   for (const name of ['captureSnapshot', 'consoleMessages', 'consoleMessageCount'] as const) {
     const native = proto[name] as (this: TabLike, ...args: unknown[]) => Promise<unknown>;
-    // The counts belong to the same result as the snapshot; browser_console_messages is a read of its own.
-    const freshForMs = name === 'consoleMessages' ? FRESH_FOR_MS : SNAPSHOT_FRESH_FOR_MS;
     (proto as unknown as Record<string, unknown>)[name] = async function (this: TabLike, ...args: unknown[]) {
-      await flush(this, freshForMs);
+      const afterSnapshot = name === 'consoleMessageCount' && snapshotTaken.delete(this);
+      await flush(this, name === 'captureSnapshot' || afterSnapshot ? SNAPSHOT_FRESH_FOR_MS : FRESH_FOR_MS);
+      if (name === 'captureSnapshot') snapshotTaken.add(this);
       return native.apply(this, args);
     };
   }

@@ -19,14 +19,17 @@
 // before Playwright runs script in a page after a second without one (for
 // its own console listeners). Playwright gets a created event for
 // each context it has not seen and a destroyed event for each one that went.
-// Workers keep the domain as Playwright asks (they have no frames to sync on).
+// Workers (dedicated and service) are kept quiet the same way: their one
+// context is learnt by the sync that answers Playwright's enable, which
+// Chromium runs before the worker's script (Playwright attaches them paused),
+// and again when a worker's script has loaded or it came back from a crash.
 //
 // What remains visible: a logged Error is still described for the driver
 // (its stack formatted), at the next sync instead of inside the page's
 // console.log call; a probe that looks right after logging sees nothing.
 
 /** Target types whose sessions keep the Runtime domain off. */
-const QUIET_TYPES = new Set(['page', 'iframe']);
+const QUIET_TYPES = new Set(['page', 'iframe', 'worker', 'service_worker']);
 /** Our command ids: far below Playwright's (positive) and its Browser.close id (-9999). */
 const FIRST_OWN_ID = -1_000_000;
 /**
@@ -76,6 +79,8 @@ const WATCHED_EVENTS = new Set([
   'Page.frameStartedNavigating',
   'Page.lifecycleEvent',
   'Inspector.targetCrashed',
+  'Inspector.workerScriptLoaded',
+  'Inspector.targetReloadedAfterCrash',
 ]);
 // Contexts a page made after its navigation committed (frames get their own events).
 const SYNC_ON_LIFECYCLE = new Set(['load']);
@@ -235,6 +240,8 @@ export class QuietRuntime {
         return [...this.#destroyFrameContexts(sessionId, state, params.frameId as string), raw];
       case 'Page.frameAttached':
       case 'Page.frameStartedNavigating':
+      case 'Inspector.workerScriptLoaded':
+      case 'Inspector.targetReloadedAfterCrash':
         this.#requestSync(sessionId, state);
         return null;
       case 'Page.lifecycleEvent':

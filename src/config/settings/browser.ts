@@ -126,7 +126,7 @@ export const browserSettings = {
     env: 'STEALTH_PLAYWRIGHT_MCP_QUIET_RUNTIME',
     kind: boolean,
     default: 'true',
-    help: "Stealth engine: keep CDP's Runtime domain off in pages, so logging an Error does not call the page's Error.prepareStackTrace (the Runtime.enable leak that detectors read as a driver). Execution contexts and stored console messages reach Playwright in brief syncs (on navigation, load, and before the upstream reads the console); nothing of ours runs in the page. Workers keep the domain. false = Playwright's own Runtime.enable",
+    help: "Stealth engine: keep CDP's Runtime domain off in pages and workers, so logging an Error does not call the page's Error.prepareStackTrace (the Runtime.enable leak that detectors read as a driver). Execution contexts and stored console messages reach Playwright in brief syncs (on navigation, load, and before the upstream reads the console); the same in dedicated and service workers; nothing of ours runs in the page. false = Playwright's own Runtime.enable",
     section: 'browser',
   }),
 };
