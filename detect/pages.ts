@@ -89,8 +89,17 @@ setTimeout(async () => {
     s.port.onmessage = (e) => resolve(e.data);
     setTimeout(() => resolve('timeout'), 2000);
   });
+  // fpscanner's hasCDP run inside a dedicated worker: drivers enable CDP's Runtime domain there too.
+  const workerCDP = await new Promise((resolve) => {
+    const w = new Worker(URL.createObjectURL(new Blob(["let hit = false; Error.prepareStackTrace = () => { hit = true; return ''; }; console.log(new Error('x')); postMessage(hit)"])));
+    w.onmessage = (e) => resolve(e.data);
+    setTimeout(() => resolve(false), 2000);
+  });
+  const automationGlobals = Object.getOwnPropertyNames(window).filter((name) => /playwright|__pw|puppeteer|cdc_|selenium|webdriver/i.test(name));
   const signals = {
     webdriver: navigator.webdriver === true,
+    workerCDP,
+    automationGlobals: automationGlobals.join(',') || false,
     headlessUserAgent: /Headless/.test(ua + worker + shared),
     workerUserAgentDiffers: worker !== ua || shared !== ua,
     stackGetterRead: stackRead,

@@ -1,6 +1,7 @@
 // npm run detect: open-source bot detectors (from npm) and our own probe,
-// served from 127.0.0.1, visited by our server (driven only through MCP tools)
-// and, in the same run, by an unautomated Chromium as the control. Prints, per
+// served from 127.0.0.1, visited by our server (driven only through MCP tools),
+// in the same run by the upstream Playwright MCP CLI driven the same way on the
+// same Chromium, and by that Chromium unautomated as the control. Prints, per
 // mode, which detectors flag each side and every signal that fires on ours but
 // not on the control. Reported, never asserted (npm test asserts the probes).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -66,10 +67,19 @@ async function startDisplay(): Promise<{ display: string; stop(): void }> {
   return { display: `:${n}`, stop: () => xvfb.kill('SIGTERM') };
 }
 
-/** Our server, driven as an agent would: navigate, snapshot, click, type. */
-async function ours(mode: string, display: string | undefined): Promise<Record<string, Report>> {
+type Side = 'ours' | 'upstream';
+
+function serverArgs(side: Side, mode: string): string[] {
+  const output = ['--output-dir', fs.mkdtempSync(path.join(os.tmpdir(), 'detect-'))];
+  if (side === 'ours') return [path.join(ROOT, 'dist', 'node', 'cli.mjs'), '--headless', String(mode === 'headless'), ...output];
+  const cli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
+  return [cli, '--browser', 'chromium', '--executable-path', CHROMIUM, '--isolated', '--no-sandbox', ...(mode === 'headless' ? ['--headless'] : []), ...output];
+}
+
+/** A server, driven as an agent would: navigate, snapshot, click, type. */
+async function viaMcp(side: Side, mode: string, display: string | undefined): Promise<Record<string, Report>> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', STEALTH_BINARY_PATH: CHROMIUM, STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'warn', ...(display ? { DISPLAY: display } : {}) };
-  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, 'dist', 'node', 'cli.mjs'), '--headless', String(mode === 'headless'), '--output-dir', fs.mkdtempSync(path.join(os.tmpdir(), 'detect-'))], env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: serverArgs(side, mode), env, stderr: 'ignore' });
   const client = new Client({ name: 'detect', version: '1' });
   await client.connect(transport);
   const call = (name: string, a: Record<string, unknown> = {}) => client.callTool({ name, arguments: a }, undefined, { timeout: 60_000 });
@@ -118,15 +128,17 @@ async function control(mode: string, display: string | undefined): Promise<Recor
   return out;
 }
 
-const results: Record<string, { ours: Record<string, Report>; control: Record<string, Report> }> = {};
+const results: Record<string, { ours: Record<string, Report>; upstream: Record<string, Report>; control: Record<string, Report> }> = {};
 for (const mode of modes) {
   const display = mode === 'headed' ? await startDisplay() : undefined;
   try {
     log(`${mode}: control (unautomated Chromium)`);
     const c = await control(mode, display?.display);
     log(`${mode}: ours (MCP tools, default engine on ${CHROMIUM})`);
-    const o = await ours(mode, display?.display);
-    results[mode] = { ours: o, control: c };
+    const o = await viaMcp('ours', mode, display?.display);
+    log(`${mode}: upstream (the Playwright MCP CLI, the same tools on the same Chromium)`);
+    const u = await viaMcp('upstream', mode, display?.display);
+    results[mode] = { ours: o, upstream: u, control: c };
   } finally {
     display?.stop();
   }
@@ -134,15 +146,19 @@ for (const mode of modes) {
 site.close();
 
 const mark = (r: Report | undefined) => (r?.flagged === null || r === undefined ? `error (${r?.error ?? '?'})` : r.flagged ? 'FLAGGED' : 'pass');
+/** Signals that fire on a side but not on the control. */
+const beyondControl = (side: Report | undefined, c: Report | undefined) => Object.entries(side?.signals ?? {}).filter(([k, v]) => Boolean(v) && !c?.signals?.[k]).map(([k]) => k);
 const lines: string[] = [];
-for (const [mode, { ours: o, control: c }] of Object.entries(results)) {
-  lines.push(`\n${mode}`, `${'detector'.padEnd(20)} ${'ours'.padEnd(12)} control`);
-  for (const name of Object.keys(DETECTORS)) lines.push(`${name.padEnd(20)} ${mark(o[name]).padEnd(12)} ${mark(c[name])}`);
+for (const [mode, { ours: o, upstream: u, control: c }] of Object.entries(results)) {
+  lines.push(`\n${mode}`, `${'detector'.padEnd(20)} ${'ours'.padEnd(12)} ${'upstream'.padEnd(12)} control`);
+  for (const name of Object.keys(DETECTORS)) lines.push(`${name.padEnd(20)} ${mark(o[name]).padEnd(12)} ${mark(u[name]).padEnd(12)} ${mark(c[name])}`);
   const count = (side: Record<string, Report>) => Object.values(side).filter((r) => r.flagged).length;
-  lines.push(`flagged by ${count(o)} of ${Object.keys(DETECTORS).length} (ours) vs ${count(c)} (control)`);
+  lines.push(`flagged by ${count(o)} of ${Object.keys(DETECTORS).length} (ours), ${count(u)} (upstream), ${count(c)} (control)`);
   for (const name of Object.keys(DETECTORS)) {
-    const extra = Object.entries(o[name]?.signals ?? {}).filter(([k, v]) => Boolean(v) && !c[name]?.signals?.[k]).map(([k]) => k);
-    if (extra.length) lines.push(`  ${name}: on ours only: ${extra.join(', ')}`);
+    const extra = beyondControl(o[name], c[name]);
+    if (extra.length) lines.push(`  ${name}: on ours, not the control: ${extra.join(', ')}`);
+    const upstreamOnly = beyondControl(u[name], c[name]).filter((k) => !extra.includes(k));
+    if (upstreamOnly.length) lines.push(`  ${name}: on the upstream, not ours nor the control: ${upstreamOnly.join(', ')}`);
   }
 }
 process.stdout.write(`${lines.join('\n')}\n`);
