@@ -74,7 +74,9 @@ async function driveWorker(client: Client, site: string): Promise<string> {
   const snapshot = await call('browser_snapshot');
   await call('browser_click', { target: snapshot.match(/button "Ping" \[ref=([a-z0-9]+)\]/)?.[1] ?? 'missing', element: 'Ping' });
   await call('browser_wait_for', { text: 'worker pong' });
-  return (await call('browser_console_messages', { level: 'debug' })).replaceAll(site, 'SITE').replace(/\S*spm-quiet-[^/]+\/(ours|upstream)\/console-[^#\s)]*/g, 'console-FILE');
+  // Script in the worker runs in the context the sync reported.
+  const inWorker = await call('browser_run_code_unsafe', { code: 'async (page) => { const [worker] = page.workers(); return worker ? await worker.evaluate(() => [typeof importScripts, self.location.pathname, 6 * 7]) : "no worker"; }' });
+  return (inWorker.match(/### Result\n[^\n]*/)?.[0] ?? inWorker) + '\n' + (await call('browser_console_messages', { level: 'debug' })).replaceAll(site, 'SITE').replace(/\S*spm-quiet-[^/]+\/(ours|upstream)\/console-[^#\s)]*/g, 'console-FILE');
 }
 
 describe('--quiet-runtime: what Playwright learns from Runtime events still works, as under the upstream CLI', () => {
@@ -113,6 +115,7 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
 
   test("a dedicated worker's console messages and uncaught error are listed as under the upstream CLI (its Runtime domain is kept off too)", () => {
     assert.equal(oursWorker, upstreamWorker);
+    assert.match(oursWorker, /\["function","\/worker\.js",42\]/, 'script runs in the worker');
     assert.match(oursWorker, /worker started 7/);
     assert.match(oursWorker, /worker got ping/);
     assert.match(oursWorker, /worker boom/);
