@@ -1,5 +1,4 @@
-import childProcess, { type ChildProcess } from 'node:child_process';
-import { isBrowserLaunch } from './spawn-ahead/spawn-recipe.ts';
+import { rewriteBrowserArgs } from './browser-spawn.ts';
 
 // Chromium keeps one value per switch: a second `--enable-features=` or
 // `--disable-features=` replaces the first instead of adding to it. Playwright
@@ -58,17 +57,12 @@ export function mergeFeatureSwitches(args: readonly string[]): string[] {
 let installed = false;
 
 /**
- * Merges the feature switches of every browser this process spawns. Installed
- * once, before the first launch; a spawn hook installed earlier (spawn-ahead)
- * then sees the merged command line, the same one on every start.
+ * Merges the feature switches of every browser this process starts
+ * (browser-spawn.ts: after spawn-ahead compared Playwright's own command line
+ * with its recipe, so both paths start the same merged one).
  */
 export function mergeFeatureSwitchesAtSpawn(): void {
   if (installed) return;
   installed = true;
-  const inner = childProcess.spawn;
-  const merging = function (this: unknown, command: string, args: unknown, options: unknown): ChildProcess {
-    const merged = Array.isArray(args) && isBrowserLaunch(options) ? mergeFeatureSwitches(args as string[]) : args;
-    return (inner as (...a: unknown[]) => ChildProcess).apply(this, [command, merged, options]);
-  };
-  childProcess.spawn = merging as typeof childProcess.spawn;
+  rewriteBrowserArgs(mergeFeatureSwitches);
 }

@@ -1,7 +1,7 @@
-import childProcess, { type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isBrowserLaunch, PROFILE_PREFIX, throwawayProfileOf } from '../browser/spawn-ahead/spawn-recipe.ts';
+import { onBrowserStarted } from '../browser/browser-spawn.ts';
+import { PROFILE_PREFIX, throwawayProfileOf } from '../browser/spawn-ahead/spawn-recipe.ts';
 
 // A browser without a profile of the user's runs on a throwaway one in TMPDIR
 // (Playwright's, or the one a browser started ahead uses), removed by this
@@ -23,21 +23,16 @@ export function trackThrowawayProfiles(onChange: (dirs: string[]) => void): void
   const installed = report !== undefined;
   report = onChange;
   if (installed) return;
-  const below = childProcess.spawn;
-  childProcess.spawn = function trackedSpawn(this: unknown, ...a: unknown[]): ChildProcess {
-    const child = (below as (...a: unknown[]) => ChildProcess).apply(this, a);
-    const args = Array.isArray(a[1]) ? a[1] : [];
-    const dir = isBrowserLaunch(a[2]) ? throwawayProfileOf(args) : undefined;
-    if (dir && child.pid !== undefined) {
-      inUse.add(dir);
+  onBrowserStarted((child, args) => {
+    const dir = throwawayProfileOf(args);
+    if (!dir || child.pid === undefined) return;
+    inUse.add(dir);
+    report?.([...inUse]);
+    child.once('close', () => {
+      inUse.delete(dir);
       report?.([...inUse]);
-      child.once('close', () => {
-        inUse.delete(dir);
-        report?.([...inUse]);
-      });
-    }
-    return child;
-  } as typeof childProcess.spawn;
+    });
+  });
 }
 
 function ownedDir(dir: string): boolean {

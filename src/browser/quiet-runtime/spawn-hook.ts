@@ -1,12 +1,12 @@
-import childProcess, { type ChildProcess } from 'node:child_process';
-import { isBrowserLaunch } from '../spawn-ahead/spawn-recipe.ts';
+import type { ChildProcess } from 'node:child_process';
+import { onBrowserLaunched } from '../browser-spawn.ts';
 import { tapDevtoolsPipe } from './pipe-tap.ts';
 import type { QuietRuntime } from './runtime-shim.ts';
 import { quietRuntimeToken } from './switch.ts';
 
-// Playwright spawns; the hook, under whatever else hooks spawn
-// (spawn-ahead.ts), taps the pipe of the process it gets back, before
-// Playwright reads it, and files the shim under the launch's token.
+// Playwright launches; the pipe of the process it gets back (started now or
+// ahead: browser-spawn.ts) is tapped before Playwright reads it, and the shim
+// filed under the launch's token.
 
 let installed = false;
 const tapped = new WeakSet<ChildProcess>();
@@ -15,21 +15,16 @@ const byToken = new Map<string, QuietRuntime>();
 export function installQuietRuntimeHook(): void {
   if (installed) return;
   installed = true;
-  const inner = childProcess.spawn;
-  childProcess.spawn = function (this: unknown, command: string, args: readonly string[], options: unknown): ChildProcess {
-    const child = (inner as (...a: unknown[]) => ChildProcess).apply(this, [command, args, options]);
-    const token = Array.isArray(args) ? quietRuntimeToken(args) : undefined;
-    if (token !== undefined && args.includes('--remote-debugging-pipe') && isBrowserLaunch(options) && !tapped.has(child)) {
-      const shim = tapDevtoolsPipe(child);
-      if (shim) {
-        tapped.add(child);
-        byToken.set(token, shim);
-        // A launch that failed never takes its shim: the map must not keep it.
-        child.once('exit', () => byToken.delete(token));
-      }
-    }
-    return child;
-  } as typeof childProcess.spawn;
+  onBrowserLaunched((child, args) => {
+    const token = quietRuntimeToken(args);
+    if (token === undefined || !args.includes('--remote-debugging-pipe') || tapped.has(child)) return;
+    const shim = tapDevtoolsPipe(child);
+    if (!shim) return;
+    tapped.add(child);
+    byToken.set(token, shim);
+    // A launch that failed never takes its shim: the map must not keep it.
+    child.once('exit', () => byToken.delete(token));
+  });
 }
 
 /** The shim of the launch that carried this token (once: the launch owns it from then on). */

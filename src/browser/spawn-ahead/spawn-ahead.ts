@@ -1,12 +1,13 @@
-import childProcess, { type ChildProcess } from 'node:child_process';
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../log.ts';
+import { provideBrowserProcess, startBrowserProcess, type BrowserStart } from '../browser-spawn.ts';
 import { mergeFeatureSwitchesAtSpawn } from '../chromium-features.ts';
 import { PACKAGE_VERSION } from '../../package-info.ts';
-import { fillRecipe, isBrowserLaunch, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, sameLaunch, throwawayProfileOf, toRecipe, writeRecipe, type SpawnRecipe } from './spawn-recipe.ts';
+import { fillRecipe, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, sameLaunch, throwawayProfileOf, toRecipe, writeRecipe, type SpawnRecipe } from './spawn-recipe.ts';
 
 // Over stdio the first tool call waits for Chromium's start (~200 ms), which
 // itself waits for playwright-core to load (~100 ms in the binary, ~300 ms on
@@ -35,8 +36,6 @@ interface Ahead {
 
 export type SpawnAheadReport = { state: 'adopted' | 'off' | 'no recipe yet' | 'recorded' | 'discarded' | 'not recordable' | 'pending'; why?: string };
 
-// What spawn was before our hook (taken when installed, so hooks installed earlier still see every launch).
-let originalSpawn = childProcess.spawn;
 let run:
   | { file: string; stored: SpawnRecipe | undefined; seed: number; marker: string | undefined; log: Logger; ahead?: Ahead; recorded: boolean; report: SpawnAheadReport }
   | undefined;
@@ -57,11 +56,10 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   const file = recipeFile(options.runtimeDir, key);
   const seed = crypto.randomInt(10_000, 100_000);
   const recipe = readRecipe(file);
-  // Beneath our hook: the recipe keeps Playwright's own command line, and both paths spawn it merged.
+  // The recipe keeps Playwright's own command line; both paths start it merged (browser-spawn.ts).
   mergeFeatureSwitchesAtSpawn();
   run = { file, stored: recipe, seed, marker: options.marker, log: options.log, recorded: false, report: { state: 'no recipe yet' } };
-  if (childProcess.spawn !== (hookedSpawn as unknown)) originalSpawn = childProcess.spawn;
-  childProcess.spawn = hookedSpawn as typeof childProcess.spawn;
+  provideBrowserProcess(answerLaunch);
   if (!recipe) return seed;
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), PROFILE_PREFIX));
   const args = fillRecipe(recipe, { profileDir, seed, marker: options.marker });
@@ -72,7 +70,7 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   }
   // As Playwright spawns it (processLauncher.ts): its own process group, the
   // DevTools pipe on fds 3 and 4, this process's environment.
-  const child = originalSpawn(recipe.command, args, { detached: process.platform !== 'win32', env: process.env, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
+  const child = startBrowserProcess(recipe.command, args, { detached: process.platform !== 'win32', env: process.env, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
   // Unclaimed, it must not keep this process alive; Playwright's own handles do once it is claimed.
   setRef(child, false);
   const ahead: Ahead = { command: recipe.command, args, child, profileDir };
@@ -135,10 +133,10 @@ function discard(why: string): void {
   run.log.debug(`browser started ahead was not used: ${why}`);
 }
 
-function hookedSpawn(this: unknown, command: string, args: readonly string[], options: unknown): ChildProcess {
+/** Playwright's launch: the process started ahead if it is the very same launch, else a new one. */
+function answerLaunch(command: string, args: readonly string[], options: SpawnOptions, start: BrowserStart): ChildProcess {
   const current = run;
-  if (!current || typeof command !== 'string' || !Array.isArray(args) || !isBrowserLaunch(options) || current.recorded)
-    return (originalSpawn as (...a: unknown[]) => ChildProcess).apply(this, [command, args, options]);
+  if (!current || current.recorded) return start(command, args, options);
   current.recorded = true;
   // Another environment (a licence key for the keyed build) cannot be started ahead without it on disk.
   const ownEnv = options.env === process.env;
@@ -170,7 +168,7 @@ function hookedSpawn(this: unknown, command: string, args: readonly string[], op
       current.log.debug(`cannot keep the launch recipe: ${(error as Error).message}`);
     }
   }
-  return (originalSpawn as (...a: unknown[]) => ChildProcess).apply(this, [command, args, options]);
+  return start(command, args, options);
 }
 
 function prune(dir: string): void {

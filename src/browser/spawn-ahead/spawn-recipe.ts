@@ -1,4 +1,3 @@
-import type { SpawnOptions } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,12 +19,6 @@ const MARKER = '{{marker}}';
 /** The prefix of Playwright's own temporary profile dirs (browserType.ts _prepareToLaunch). */
 export const PROFILE_PREFIX = 'playwright_chromiumdev_profile-';
 const PROFILE_ARG = '--user-data-dir=';
-
-/** Playwright's browser launches (processLauncher.ts): five pipes, no shell. */
-export function isBrowserLaunch(options: unknown): options is SpawnOptions {
-  const o = options as SpawnOptions | undefined;
-  return Array.isArray(o?.stdio) && o.stdio.length === 5 && !o.shell;
-}
 
 /** A launch's profile dir if it is a throwaway one: directly in TMPDIR, with Playwright's prefix. */
 export function throwawayProfileOf(args: readonly unknown[]): string | undefined {
