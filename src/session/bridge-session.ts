@@ -30,19 +30,7 @@ import { SessionFiles } from './files/session-files.ts';
 import { capResult } from './result-cap.ts';
 import { connectUpstream } from './upstream-link.ts';
 import { HangWatch } from './hang-watch.ts';
-
-// The upstream's own deadline for a tool call, or a Playwright timeout inside it.
-const TIMED_OUT = /Timeout \d+ms exceeded/;
-const CRASHED = /Target crashed/;
-const CRASH_NOTE = 'Note: the renderer of this tab crashed (the page ran out of memory or crashed its process); the browser and the session go on. Navigate to load a page again.';
-
-function withNote<R extends { content?: unknown[] }>(result: R, text: string): R {
-  return { ...result, content: [...(result.content ?? []), { type: 'text' as const, text }] };
-}
-
-function textOf(result: { content?: unknown[] }): string {
-  return (result.content ?? []).map((c) => ((c as { type?: string }).type === 'text' ? (c as { text: string }).text : '')).join('\n');
-}
+import { CRASH_NOTE, CRASHED, textOf, TIMED_OUT, withNote } from './result-notes.ts';
 
 type ToolCallParams = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
 

@@ -1,3 +1,5 @@
+import { EVENT_PREFIX, QUIET_TYPES, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
+
 // With CDP's Runtime domain enabled, V8 describes every console.log argument
 // for the driver as it is logged: an Error's `stack` is formatted, which calls
 // the page's own `Error.prepareStackTrace`. A page sees a driver that way (the
@@ -28,8 +30,6 @@
 // (its stack formatted), at the next sync instead of inside the page's
 // console.log call; a probe that looks right after logging sees nothing.
 
-/** Target types whose sessions keep the Runtime domain off. */
-const QUIET_TYPES = new Set(['page', 'iframe', 'worker', 'service_worker']);
 /** Our command ids: far below Playwright's (positive) and its Browser.close id (-9999). */
 const FIRST_OWN_ID = -1_000_000;
 /**
@@ -38,8 +38,6 @@ const FIRST_OWN_ID = -1_000_000;
  * the page logged; the upstream's reads flush explicitly (console-flush.ts).
  */
 const FLUSH_AFTER_MS = 1000;
-
-type Message = { id?: number; method?: string; params?: Record<string, unknown>; sessionId?: string; result?: unknown; error?: unknown };
 
 interface SessionState {
   type: string;
@@ -64,33 +62,6 @@ export interface ShimCounters {
   contextsCreated: number;
   contextsDestroyed: number;
 }
-
-const EVENT_PREFIX = '{"method":"';
-// Events that change what contexts exist, or which sessions exist.
-const WATCHED_EVENTS = new Set([
-  'Target.attachedToTarget',
-  'Target.detachedFromTarget',
-  'Runtime.executionContextCreated',
-  'Runtime.executionContextDestroyed',
-  'Runtime.executionContextsCleared',
-  'Page.frameNavigated',
-  'Page.frameAttached',
-  'Page.frameDetached',
-  'Page.frameStartedNavigating',
-  'Page.lifecycleEvent',
-  'Inspector.targetCrashed',
-  'Inspector.workerScriptLoaded',
-  'Inspector.targetReloadedAfterCrash',
-]);
-// Contexts a page made after its navigation committed (frames get their own events).
-const SYNC_ON_LIFECYCLE = new Set(['load']);
-const REPLAYED_EVENTS = ['{"method":"Runtime.consoleAPICalled"', '{"method":"Runtime.exceptionThrown"'];
-const SCRIPT_METHODS = new Set(['Runtime.evaluate', 'Runtime.callFunctionOn']);
-const WATCHED_COMMANDS = new Set(['Runtime.enable', 'Runtime.disable', 'Page.createIsolatedWorld', 'Runtime.addBinding', 'Runtime.removeBinding', ...SCRIPT_METHODS]);
-// Playwright writes sessionId last: the session of a big command (a 300 kB script) without decoding it.
-const SESSION_AT_END = /"sessionId":"([^"\\]+)"\}$/;
-const RESPONSE_ID = /^\{"id":(-?\d+)/;
-const REQUEST_HEAD = /^\{"id":(\d+),"method":"([A-Za-z.]+)"/;
 
 export class QuietRuntime {
   readonly counters: ShimCounters = { syncs: 0, contextsCreated: 0, contextsDestroyed: 0 };

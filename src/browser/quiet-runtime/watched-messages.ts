@@ -1,0 +1,35 @@
+// Which of the DevTools pipe's messages the quiet runtime shim reads. Most
+// pass undecoded: only their first and last bytes are looked at (a snapshot
+// or a screenshot is megabytes of JSON), and only these are parsed.
+
+/** Target types whose sessions keep the Runtime domain off. */
+export const QUIET_TYPES = new Set(['page', 'iframe', 'worker', 'service_worker']);
+
+export type Message = { id?: number; method?: string; params?: Record<string, unknown>; sessionId?: string; result?: unknown; error?: unknown };
+
+export const EVENT_PREFIX = '{"method":"';
+// Events that change what contexts exist, or which sessions exist.
+export const WATCHED_EVENTS = new Set([
+  'Target.attachedToTarget',
+  'Target.detachedFromTarget',
+  'Runtime.executionContextCreated',
+  'Runtime.executionContextDestroyed',
+  'Runtime.executionContextsCleared',
+  'Page.frameNavigated',
+  'Page.frameAttached',
+  'Page.frameDetached',
+  'Page.frameStartedNavigating',
+  'Page.lifecycleEvent',
+  'Inspector.targetCrashed',
+  'Inspector.workerScriptLoaded',
+  'Inspector.targetReloadedAfterCrash',
+]);
+// Contexts a page made after its navigation committed (frames get their own events).
+export const SYNC_ON_LIFECYCLE = new Set(['load']);
+export const REPLAYED_EVENTS = ['{"method":"Runtime.consoleAPICalled"', '{"method":"Runtime.exceptionThrown"'];
+export const SCRIPT_METHODS = new Set(['Runtime.evaluate', 'Runtime.callFunctionOn']);
+export const WATCHED_COMMANDS = new Set(['Runtime.enable', 'Runtime.disable', 'Page.createIsolatedWorld', 'Runtime.addBinding', 'Runtime.removeBinding', ...SCRIPT_METHODS]);
+// Playwright writes sessionId last: the session of a big command (a 300 kB script) without decoding it.
+export const SESSION_AT_END = /"sessionId":"([^"\\]+)"\}$/;
+export const RESPONSE_ID = /^\{"id":(-?\d+)/;
+export const REQUEST_HEAD = /^\{"id":(\d+),"method":"([A-Za-z.]+)"/;
