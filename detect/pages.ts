@@ -77,6 +77,11 @@ const err = new Error('x');
 let stackRead = false;
 Object.defineProperty(err, 'stack', { get() { stackRead = true; return ''; } });
 console.log(err);
+// A patient probe: a hook left installed after logging, read at the report (after the agent's
+// calls): did anything ever describe the logged Error, at once or later?
+let loggedErrorDescribed = false;
+Error.prepareStackTrace = () => { loggedErrorDescribed = true; return ''; };
+console.log(new Error('late'));
 setTimeout(async () => {
   const ua = navigator.userAgent;
   const worker = await new Promise((resolve) => {
@@ -99,6 +104,7 @@ setTimeout(async () => {
   const signals = {
     webdriver: navigator.webdriver === true,
     workerCDP,
+    loggedErrorDescribed,
     automationGlobals: automationGlobals.join(',') || false,
     headlessUserAgent: /Headless/.test(ua + worker + shared),
     workerUserAgentDiffers: worker !== ua || shared !== ua,

@@ -19,6 +19,8 @@ const CHROMIUM = process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromiu
 const REPORT_MS = 25_000;
 const args = process.argv.slice(2);
 const modes = (args.find((a) => a.startsWith('--modes='))?.slice(8) ?? 'headless,headed').split(',') as ('headless' | 'headed')[];
+// Settings of ours to try, e.g. --ours-args=--console-capture=false (space-separated).
+const oursArgs = (args.find((a) => a.startsWith('--ours-args='))?.slice(12) ?? '').split(' ').filter(Boolean);
 const log = (s: string) => process.stderr.write(`detect: ${s}\n`);
 
 interface Report {
@@ -71,7 +73,7 @@ type Side = 'ours' | 'upstream';
 
 function serverArgs(side: Side, mode: string): string[] {
   const output = ['--output-dir', fs.mkdtempSync(path.join(os.tmpdir(), 'detect-'))];
-  if (side === 'ours') return [path.join(ROOT, 'dist', 'node', 'cli.mjs'), '--headless', String(mode === 'headless'), ...output];
+  if (side === 'ours') return [path.join(ROOT, 'dist', 'node', 'cli.mjs'), '--headless', String(mode === 'headless'), ...output, ...oursArgs];
   const cli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
   return [cli, '--browser', 'chromium', '--executable-path', CHROMIUM, '--isolated', '--no-sandbox', ...(mode === 'headless' ? ['--headless'] : []), ...output];
 }
@@ -134,7 +136,7 @@ for (const mode of modes) {
   try {
     log(`${mode}: control (unautomated Chromium)`);
     const c = await control(mode, display?.display);
-    log(`${mode}: ours (MCP tools, default engine on ${CHROMIUM})`);
+    log(`${mode}: ours (MCP tools, default engine on ${CHROMIUM}${oursArgs.length ? `, ${oursArgs.join(' ')}` : ''})`);
     const o = await viaMcp('ours', mode, display?.display);
     log(`${mode}: upstream (the Playwright MCP CLI, the same tools on the same Chromium)`);
     const u = await viaMcp('upstream', mode, display?.display);

@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
 import { startProbeSite, type ProbeSite } from './helpers/probe-site.ts';
-import { connect, testEnv, textOf, type Connected, closeAll } from './helpers/server.ts';
+import { connect, runCli, testEnv, textOf, type Connected, closeAll } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 interface Probe {
@@ -12,6 +12,7 @@ interface Probe {
   keys: number[];
   stackRead: boolean;
   prepareStackTrace: boolean;
+  lateHook: false | 'at once' | 'later';
   workerHooks: Record<string, boolean>;
   consoleNative: boolean;
   webdriver: boolean;
@@ -46,14 +47,19 @@ describe('automation probes: no signal of our own, one identity everywhere, huma
   let site: ProbeSite;
   let ours: Probe;
   let upstream: Probe;
+  let oursUnread: Probe;
+  let unreadConsole: string;
   const servers: Connected[] = [];
   before(async () => {
     site = await startProbeSite();
     const a = await connect(testEnv(`${output.path}/ours`));
     const b = await connectUpstream(`${output.path}/upstream`);
-    servers.push(a, b);
+    const c = await connect(testEnv(`${output.path}/unread`, { STEALTH_PLAYWRIGHT_MCP_CONSOLE_CAPTURE: 'false' }));
+    servers.push(a, b, c);
     ours = await drive(a.client, `${site.url}/`);
     upstream = await drive(b.client, `${site.url}/`);
+    oursUnread = await drive(c.client, `${site.url}/`);
+    unreadConsole = textOf(await c.client.callTool({ name: 'browser_console_messages', arguments: { level: 'debug' } }));
   });
   after(async () => {
     await closeAll(servers);
@@ -72,10 +78,19 @@ describe('automation probes: no signal of our own, one identity everywhere, huma
     assert.equal(ours.prepareStackTrace, false);
   });
 
+  test('a hook left installed: the upstream calls it as the Error is logged, ours at the next sync; with --console-capture=false never, and no console message is listed', () => {
+    assert.equal(upstream.lateHook, 'at once', 'the reference');
+    assert.equal(ours.lateHook, 'later', 'the cost of collecting the console: the sync describes what the page logged');
+    assert.equal(oursUnread.lateHook, false);
+    assert.equal(oursUnread.prepareStackTrace, false);
+    assert.match(unreadConsole, /Total messages: 0\b/);
+  });
+
   test('nor in a dedicated or a service worker (the upstream CLI leaks in both, same run); a shared worker is clean on both', () => {
     console.log('worker hooks: ours %j, upstream %j', ours.workerHooks, upstream.workerHooks);
     assert.deepEqual({ worker: upstream.workerHooks.worker, service: upstream.workerHooks.service }, { worker: true, service: true }, 'the reference: plain Playwright enables the domain in workers');
     assert.deepEqual(ours.workerHooks, { worker: false, shared: false, service: false });
+    assert.deepEqual(oursUnread.workerHooks, { worker: false, shared: false, service: false });
     assert.equal(upstream.workerHooks.shared, false);
   });
 
@@ -105,4 +120,13 @@ describe('automation probes: no signal of our own, one identity everywhere, huma
     assert.ok(stdev(keyGaps) > 10, `key timing varies: ${keyGaps.map(Math.round)}`);
     assert.ok(upstream.clicks[0]![2] <= 2, 'the upstream jumps straight to the element');
   });
+});
+
+test('--console-capture=false without the quiet runtime is refused with the reason', async () => {
+  const withoutQuiet = await runCli(['--console-capture=false', '--quiet-runtime=false'], testEnv('/tmp'));
+  assert.equal(withoutQuiet.code, 2);
+  assert.match(withoutQuiet.stderr, /--console-capture \(STEALTH_PLAYWRIGHT_MCP_CONSOLE_CAPTURE\) is false, but --quiet-runtime is false.*Fix:/);
+  const playwrightEngine = await runCli(['--console-capture=false', '--browser-engine', 'playwright'], testEnv('/tmp'));
+  assert.equal(playwrightEngine.code, 2);
+  assert.match(playwrightEngine.stderr, /--browser-engine is playwright.*Fix:/);
 });

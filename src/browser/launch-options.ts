@@ -20,6 +20,8 @@ export interface LaunchPlan {
   consoleFallback: boolean;
   /** Pages' Runtime domain kept off by the pipe shim (quiet-runtime/). */
   quietRuntime: boolean;
+  /** The page's console messages and errors are collected; false only with the quiet runtime (config/load.ts). */
+  consoleCapture: boolean;
   humanize: boolean;
   maxDownloadBytes: number;
   maxPages: number;
@@ -76,8 +78,9 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
     switches: switches.map((s) => ({ switch: s.switch, why: s.why, since: s.since ?? null })),
     binary,
     stealth,
-    consoleFallback: stealthEngine && config.consoleFallback,
+    consoleFallback: stealthEngine && config.consoleFallback && config.consoleCapture,
     quietRuntime,
+    consoleCapture: !quietRuntime || config.consoleCapture,
     humanize: config.humanize,
     maxDownloadBytes: config.maxDownloadBytes,
     maxPages: config.maxPages,

@@ -142,6 +142,8 @@ export class SessionBrowser {
       consoleFallbackActive: this.#consoleFallbackActive,
       // The current browser's context syncs and the context events they gave Playwright.
       quietRuntime: this.#quiet ? { ...this.#quiet.counters } : plan.quietRuntime && !plan.attach ? { syncs: 0, contextsCreated: 0, contextsDestroyed: 0 } : null,
+      // Whether the page's console messages and errors are read at all (--console-capture).
+      consoleCapture: plan.consoleCapture || plan.attach !== undefined,
       prelaunched: this.#warm,
       // Over stdio: whether Chromium was started from the last start's command line, before playwright-core loaded.
       spawnAhead: spawnAheadReport(),
@@ -155,6 +157,7 @@ export class SessionBrowser {
   }
 
   async #attach(target: AttachTarget): Promise<BrowserContext> {
+    if (!this.#plan.consoleCapture) this.#log.warn('--console-capture=false does not apply to an attached browser: Playwright reads its console as it does everywhere (the quiet runtime needs a browser this server launches)');
     const attached = await attach(target, { ...this.#plan.context, ...this.#plan.extras?.context });
     if (this.#closed) {
       await attached.release();
@@ -187,11 +190,11 @@ export class SessionBrowser {
     const extras = this.#plan.extras;
     await extras?.beforeLaunch?.();
     const env = { ...licenceEnv, ...extras?.env };
-    const quietToken = this.#plan.quietRuntime ? randomUUID() : undefined;
+    const quiet = this.#plan.quietRuntime ? { token: randomUUID(), console: this.#plan.consoleCapture } : undefined;
     const options: LaunchOptions & { executablePath: string } = {
       ...this.#plan.launch,
       executablePath,
-      args: [...mergeArgs(this.#plan.launch.args ?? [], extras?.args ?? []), ...extraArgs, ...(quietToken ? [quietRuntimeArg(quietToken)] : [])],
+      args: [...mergeArgs(this.#plan.launch.args ?? [], extras?.args ?? []), ...extraArgs, ...(quiet ? [quietRuntimeArg(quiet)] : [])],
       ...(extras?.proxy ? { proxy: extras.proxy } : {}),
       // Playwright replaces the child's environment when `env` is given.
       ...(Object.keys(env).length ? { env: { ...process.env, ...this.#plan.launch.env, ...env } } : {}),
@@ -234,8 +237,9 @@ export class SessionBrowser {
       throw new Error('The session is closed.');
     }
     const context = persistent ?? (await browser.newContext(contextOptions));
-    this.#quiet = quietToken ? takeQuietRuntime(quietToken) : undefined;
-    if (this.#quiet) flushConsoleBeforeReads(context, this.#quiet);
+    this.#quiet = quiet ? takeQuietRuntime(quiet.token) : undefined;
+    // Nothing to flush when the page's console is never read.
+    if (this.#quiet && quiet?.console) flushConsoleBeforeReads(context, this.#quiet);
     if (this.#plan.consoleFallback) await this.#maybeConsoleFallback(browser, context, executablePath);
     if (this.#plan.humanize) enableHumanize(context);
     guardDownloads(context, this.#plan.maxDownloadBytes, (stopped) =>

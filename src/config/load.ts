@@ -50,6 +50,10 @@ export function unknownOwnEnv(env: Env): string[] {
 
 /** Rules that tie two settings together. */
 function checkTogether(config: Config): void {
+  if (!config.consoleCapture && (!config.quietRuntime || config.browserEngine !== 'stealth'))
+    throw new ConfigError(
+      `--console-capture (${settings.consoleCapture.env}) is false, but ${config.browserEngine !== 'stealth' ? `--browser-engine is ${config.browserEngine}` : '--quiet-runtime is false'}: only the quiet runtime of the stealth engine can leave a page's console unread (with Playwright's own Runtime domain, every logged value is described as it is logged). Fix: drop --console-capture=false, or use the stealth engine with --quiet-runtime.`,
+    );
   if (config.httpPrewarm > config.httpSessionMax)
     throw new ConfigError(
       `--http-prewarm (${settings.httpPrewarm.env}) is ${config.httpPrewarm}, more than --http-session-max (${config.httpSessionMax}): warm browsers are sessions-to-be and count against the cap. Fix: lower --http-prewarm or raise --http-session-max.`,

@@ -30,6 +30,12 @@ const originalPrepare = Error.prepareStackTrace;
 Error.prepareStackTrace = function (e, frames) { probe.prepareStackTrace = true; return originalPrepare ? originalPrepare(e, frames) : String(e); };
 console.log(new Error('probe'));
 Error.prepareStackTrace = originalPrepare;
+// A patient probe: the hook stays installed after logging, and is read much later.
+probe.lateHook = false;
+let lateLogged = false;
+Error.prepareStackTrace = function (e) { probe.lateHook = probe.lateHook || (lateLogged ? 'later' : 'at once'); return String(e); };
+console.log(new Error('late probe'));
+lateLogged = true;
 probe.consoleNative = [console.log, console.debug, console.error].every((f) => Function.prototype.toString.call(f) === 'function ' + f.name + '() { [native code] }');
 probe.webdriver = navigator.webdriver;
 probe.ua.page = navigator.userAgent;

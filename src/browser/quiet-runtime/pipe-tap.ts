@@ -50,7 +50,7 @@ const tail = (message: Buffer) => message.toString('latin1', Math.max(0, message
  * Replaces the child's pipe streams with stand-ins that run every message
  * through the shim. Call before Playwright reads child.stdio[3] and [4].
  */
-export function tapDevtoolsPipe(child: ChildProcess): QuietRuntime | undefined {
+export function tapDevtoolsPipe(child: ChildProcess, options: { keepConsole: boolean }): QuietRuntime | undefined {
   const toChromium = child.stdio[3] as Writable | null;
   const fromChromium = child.stdio[4] as Readable | null;
   if (!toChromium || !fromChromium) return undefined;
@@ -63,6 +63,7 @@ export function tapDevtoolsPipe(child: ChildProcess): QuietRuntime | undefined {
     if (!toChromium.destroyed && toChromium.writable) toChromium.write(`${message}\0`);
   };
   const shim = new QuietRuntime({
+    keepConsole: options.keepConsole,
     toBrowser: writeToChromium,
     toDriver: (message) => toDriver(Buffer.from(`${message}\0`)),
   });

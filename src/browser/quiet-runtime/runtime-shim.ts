@@ -28,7 +28,10 @@ import { EVENT_PREFIX, QUIET_TYPES, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, 
 //
 // What remains visible: a logged Error is still described for the driver
 // (its stack formatted), at the next sync instead of inside the page's
-// console.log call; a probe that looks right after logging sees nothing.
+// console.log call; a probe that looks right after logging sees nothing, one
+// that leaves its hook installed sees it called then. Without the console
+// kept (--console-capture=false) each sync discards what the page logged
+// first, and nothing is ever described.
 
 /** Our command ids: far below Playwright's (positive) and its Browser.close id (-9999). */
 const FIRST_OWN_ID = -1_000_000;
@@ -73,10 +76,13 @@ export class QuietRuntime {
   #worldRequests = new Map<number, string>();
   #toBrowser: (message: string) => void;
   #toDriver: (message: string) => void;
+  #keepConsole: boolean;
 
-  constructor(io: { toBrowser(message: string): void; toDriver(message: string): void }) {
+  /** keepConsole false: each sync first discards what the page logged, so nothing it logged is ever described. */
+  constructor(io: { keepConsole?: boolean; toBrowser(message: string): void; toDriver(message: string): void }) {
     this.#toBrowser = io.toBrowser;
     this.#toDriver = io.toDriver;
+    this.#keepConsole = io.keepConsole ?? true;
   }
 
   /**
@@ -246,8 +252,10 @@ export class QuietRuntime {
       return;
     }
     const command = (method: string, params?: Record<string, unknown>) => JSON.stringify({ id: this.#nextId--, method, ...(params ? { params } : {}), sessionId });
+    // Without the console kept, what the page logged goes unread: enable then reports contexts only.
+    const commands = this.#keepConsole ? [] : [command('Runtime.discardConsoleEntries')];
     const enableId = this.#nextId;
-    const commands = [command('Runtime.enable'), command('Runtime.disable')];
+    commands.push(command('Runtime.enable'), command('Runtime.disable'));
     for (const [name, executionContextName] of state.bindings) commands.push(command('Runtime.addBinding', executionContextName === undefined ? { name } : { name, executionContextName }));
     state.sync = { enableId, seen: new Set(), seq: ++state.started, replayed: false };
     this.#ownEnables.set(enableId, sessionId);

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { onBrowserLaunched } from '../browser-spawn.ts';
 import { tapDevtoolsPipe } from './pipe-tap.ts';
 import type { QuietRuntime } from './runtime-shim.ts';
-import { quietRuntimeToken } from './switch.ts';
+import { quietRuntimeLaunch } from './switch.ts';
 
 // Playwright launches; the pipe of the process it gets back (started now or
 // ahead: browser-spawn.ts) is tapped before Playwright reads it, and the shim
@@ -16,9 +16,10 @@ export function installQuietRuntimeHook(): void {
   if (installed) return;
   installed = true;
   onBrowserLaunched((child, args) => {
-    const token = quietRuntimeToken(args);
-    if (token === undefined || !args.includes('--remote-debugging-pipe') || tapped.has(child)) return;
-    const shim = tapDevtoolsPipe(child);
+    const launch = quietRuntimeLaunch(args);
+    if (!launch || !args.includes('--remote-debugging-pipe') || tapped.has(child)) return;
+    const { token } = launch;
+    const shim = tapDevtoolsPipe(child, { keepConsole: launch.console });
     if (!shim) return;
     tapped.add(child);
     byToken.set(token, shim);

@@ -129,4 +129,12 @@ export const browserSettings = {
     help: "Stealth engine: keep CDP's Runtime domain off in pages and workers, so logging an Error does not call the page's Error.prepareStackTrace (the Runtime.enable leak that detectors read as a driver). Execution contexts and stored console messages reach Playwright in brief syncs (on navigation, load, and before the upstream reads the console); the same in dedicated and service workers; nothing of ours runs in the page. false = Playwright's own Runtime.enable",
     section: 'browser',
   }),
+  consoleCapture: setting({
+    flag: 'console-capture',
+    env: 'STEALTH_PLAYWRIGHT_MCP_CONSOLE_CAPTURE',
+    kind: boolean,
+    default: 'true',
+    help: "Collect the page's console messages and uncaught errors for tool results and `browser_console_messages`. With --quiet-runtime they are read at syncs, where V8 describes each logged value, so a page that leaves an Error.prepareStackTrace hook installed sees it called then. false = nothing a page logs is read or described (tool results list no console messages); needs --quiet-runtime on the stealth engine",
+    section: 'browser',
+  }),
 };
