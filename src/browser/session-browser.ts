@@ -14,11 +14,10 @@ import { enableHumanize } from './humanize.ts';
 import { guardDownloads } from './download-guard.ts';
 import { guardPages } from './page-guard.ts';
 import type { LaunchPlan } from './launch-options.ts';
-import { maskCredentialsIn } from './proxy/proxy-url.ts';
 import { mergeArgs } from './stealth-profile.ts';
-import { spawnAheadReport } from './spawn-ahead/spawn-ahead.ts';
 import { mergeFeatureSwitchesAtSpawn } from './chromium-features.ts';
 import { openPageAhead } from './page-ahead.ts';
+import { launchProfileInfo } from './launch-profile-info.ts';
 import { installQuietRuntimeHook, takeQuietRuntime } from './quiet-runtime/spawn-hook.ts';
 import { quietRuntimeArg } from './quiet-runtime/switch.ts';
 import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
@@ -130,30 +129,7 @@ export class SessionBrowser {
 
   /** The launch profile this session's browsers get, for stealth_bridge_info. */
   get profile() {
-    const plan = this.#plan;
-    return {
-      stealthArgs: plan.stealth !== null && !plan.attach,
-      seed: plan.stealth?.seed ?? null,
-      platform: plan.stealth?.platform ?? null,
-      timezone: plan.stealth?.timezone ?? null,
-      locale: plan.stealth?.locale ?? null,
-      sandbox: plan.launch.chromiumSandbox === true,
-      consoleFallback: plan.consoleFallback,
-      consoleFallbackActive: this.#consoleFallbackActive,
-      // The current browser's context syncs and the context events they gave Playwright.
-      quietRuntime: this.#quiet ? { ...this.#quiet.counters } : plan.quietRuntime && !plan.attach ? { syncs: 0, contextsCreated: 0, contextsDestroyed: 0 } : null,
-      // Whether the page's console messages and errors are read at all (--console-capture).
-      consoleCapture: plan.consoleCapture || plan.attach !== undefined,
-      prelaunched: this.#warm,
-      // Over stdio: whether Chromium was started from the last start's command line, before playwright-core loaded.
-      spawnAhead: spawnAheadReport(),
-      attached: plan.attach ? { kind: plan.attach.kind, endpoint: displayEndpoint(plan.attach.endpoint), ownContext: plan.attach.ownContext, fingerprint: 'not managed: the attached browser is used as it is' } : null,
-      humanize: plan.humanize,
-      switches: plan.switches,
-      viewport: plan.context.viewport ?? null,
-      // With the session's own switches; an inline proxy's credentials masked.
-      args: mergeArgs(plan.launch.args ?? [], plan.extras?.args ?? []).map((arg) => maskCredentialsIn(arg)),
-    };
+    return launchProfileInfo(this.#plan, { consoleFallbackActive: this.#consoleFallbackActive, quiet: this.#quiet?.counters, prelaunched: this.#warm });
   }
 
   async #attach(target: AttachTarget): Promise<BrowserContext> {
