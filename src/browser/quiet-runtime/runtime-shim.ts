@@ -1,4 +1,4 @@
-import { EVENT_PREFIX, QUIET_TYPES, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
+import { EVENT_PREFIX, QUIET_TYPES, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
 
 // With CDP's Runtime domain enabled, V8 describes every console.log argument
 // for the driver as it is logged: an Error's `stack` is formatted, which calls
@@ -158,6 +158,8 @@ export class QuietRuntime {
       const method = start.slice(EVENT_PREFIX.length, start.indexOf('"', EVENT_PREFIX.length));
       if (!WATCHED_EVENTS.has(method)) return null;
       const raw = full();
+      // Several per navigation, one of which matters: its params hold ids, a name and a time, nothing that could contain this.
+      if (method === 'Page.lifecycleEvent' && !SYNC_ON_LIFECYCLE_NAMES.some((name) => raw.includes(name))) return null;
       return this.#onEvent(raw, JSON.parse(raw) as Message);
     }
     const id = RESPONSE_ID.exec(start);

@@ -26,6 +26,8 @@ export const WATCHED_EVENTS = new Set([
 ]);
 // Contexts a page made after its navigation committed (frames get their own events).
 export const SYNC_ON_LIFECYCLE = new Set(['load']);
+/** The same names as they appear in a lifecycle event's text. */
+export const SYNC_ON_LIFECYCLE_NAMES = [...SYNC_ON_LIFECYCLE].map((name) => `"name":"${name}"`);
 export const REPLAYED_EVENTS = ['{"method":"Runtime.consoleAPICalled"', '{"method":"Runtime.exceptionThrown"'];
 export const SCRIPT_METHODS = new Set(['Runtime.evaluate', 'Runtime.callFunctionOn']);
 export const WATCHED_COMMANDS = new Set(['Runtime.enable', 'Runtime.disable', 'Page.createIsolatedWorld', 'Runtime.addBinding', 'Runtime.removeBinding', ...SCRIPT_METHODS]);
