@@ -49,11 +49,16 @@ export function flushConsoleBeforeReads(context: BrowserContext, shim: QuietRunt
   patched = true;
   const { tools } = loadedCoreBundle() as { tools: { Tab: { prototype: TabLike } } };
   const proto = tools.Tab.prototype;
-  for (const name of ['captureSnapshot', 'consoleMessages', 'consoleMessageCount'] as const) {
+  // How fresh a flush each read accepts (read before the flush: it may consume the snapshot's mark).
+  const freshFor: Record<'captureSnapshot' | 'consoleMessages' | 'consoleMessageCount', (tab: TabLike) => number> = {
+    captureSnapshot: () => SNAPSHOT_FRESH_FOR_MS,
+    consoleMessageCount: (tab) => (snapshotTaken.delete(tab) ? SNAPSHOT_FRESH_FOR_MS : FRESH_FOR_MS),
+    consoleMessages: () => FRESH_FOR_MS,
+  };
+  for (const name of Object.keys(freshFor) as (keyof typeof freshFor)[]) {
     const native = proto[name] as (this: TabLike, ...args: unknown[]) => Promise<unknown>;
     (proto as unknown as Record<string, unknown>)[name] = async function (this: TabLike, ...args: unknown[]) {
-      const afterSnapshot = name === 'consoleMessageCount' && snapshotTaken.delete(this);
-      await flush(this, name === 'captureSnapshot' || afterSnapshot ? SNAPSHOT_FRESH_FOR_MS : FRESH_FOR_MS);
+      await flush(this, freshFor[name](this));
       if (name === 'captureSnapshot') snapshotTaken.add(this);
       return native.apply(this, args);
     };

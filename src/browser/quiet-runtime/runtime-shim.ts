@@ -9,7 +9,7 @@ import { EVENT_PREFIX, QUIET_TYPES, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, 
 // contexts (Runtime.executionContextCreated).
 //
 // This shim, between Playwright and Chromium's pipe, keeps the domain off on
-// page and iframe targets. Playwright's `Runtime.enable` is answered here;
+// page, iframe and worker targets. Playwright's `Runtime.enable` is answered here;
 // the domain is on only for a sync: `enable` (Chromium reports every live
 // context, creating main worlds as it would for Playwright, then replays the
 // console messages and errors it stored meanwhile) and `disable`, sent in one
