@@ -2,7 +2,12 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
 
 const PROBE_MS = 1000;
-const CLOSE_MS = 5000;
+// Chromium gives a stuck renderer's unload 500 ms, then closes its page anyway
+// (measured: ~520 ms for an endless loop); a page that takes longer is kept
+// busy rather than stuck, and is left closing in the background.
+const CLOSE_MS = 2000;
+
+const closeAsked = new WeakSet<Page>();
 
 // A renderer whose main thread never yields (an endless loop in the page)
 // answers no CDP command; asking it to evaluate `0` tells such a page apart.
@@ -17,18 +22,36 @@ async function responsive(context: BrowserContext, page: Page, probeMs: number):
   }
 }
 
+/** The pages a check found unresponsive: those it closed, and those whose close the browser had not finished. */
+export interface HungPages {
+  closed: string[];
+  closing: string[];
+}
+
 /**
  * Closes the pages whose renderer stopped answering (the browser kills the
  * renderer), so the session goes on instead of timing out call after call.
- * Returns the URLs closed. All pages are probed and closed at once, so the
- * whole takes about probeMs * 2 + CLOSE_MS however many tabs a page opened.
- * A blank page replaces the last one, so the upstream always has a current tab.
+ * All pages are probed and closed at once, so the whole takes at most
+ * probeMs * 2 + CLOSE_MS however many tabs a page opened. A page kept busy
+ * rather than stuck (a flood of history entries) may take the browser longer
+ * to close: its close goes on in the background and it is reported as closing.
+ * A blank page is opened when no page would be left, so the upstream always
+ * has a tab to go on with once the hung ones are gone.
  */
-export async function closeUnresponsivePages(context: BrowserContext, probeMs = PROBE_MS): Promise<string[]> {
+export async function closeUnresponsivePages(context: BrowserContext, probeMs = PROBE_MS): Promise<HungPages> {
   const pages = context.pages().filter((page) => !page.isClosed());
-  const answers = await Promise.all(pages.map((page) => responsive(context, page, probeMs)));
-  const hung = pages.filter((_, i) => !answers[i]);
+  // A page an earlier check already asked to close is neither probed nor waited for again.
+  const already = pages.filter((page) => closeAsked.has(page));
+  const answers = await Promise.all(pages.map((page) => closeAsked.has(page) || responsive(context, page, probeMs)));
+  const hung = pages.filter((page, i) => !answers[i] && !closeAsked.has(page));
+  for (const page of hung) closeAsked.add(page);
+  const urls = new Map([...already, ...hung].map((page) => [page, page.url()]));
   await withDeadline(Promise.all(hung.map((page) => page.close({ runBeforeUnload: false }).catch(() => {}))), CLOSE_MS);
-  if (hung.length && context.pages().length === 0) await withDeadline(context.newPage().catch(() => undefined), CLOSE_MS);
-  return hung.map((page) => page.url());
+  const closing = [...already, ...hung].filter((page) => !page.isClosed());
+  if (hung.length && context.pages().every((page) => closeAsked.has(page))) {
+    const blank = context.newPage().catch(() => undefined);
+    // While a close is still under way the call has waited long enough: the tab comes when it comes.
+    if (!closing.length) await withDeadline(blank, CLOSE_MS);
+  }
+  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!) };
 }

@@ -8,7 +8,7 @@ import { consoleReachesDriver, enableConsoleFallback } from './console-fallback.
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
 import path from 'node:path';
 import { makeDir } from '../fs/make-dir.ts';
-import { closeUnresponsivePages } from './hang-recovery.ts';
+import { closeUnresponsivePages, type HungPages } from './hang-recovery.ts';
 import { LICENCE_STATUS_ENV, licenceRefusal } from './licence-exit.ts';
 import { enableHumanize } from './humanize.ts';
 import { guardDownloads } from './download-guard.ts';
@@ -250,10 +250,11 @@ export class SessionBrowser {
   }
 
   /** Closes pages whose renderer hangs (no answer within probeMs); their URLs. Nothing when no browser runs. */
-  async closeHungPages(probeMs?: number): Promise<string[]> {
-    if (!this.running || !this.#pending) return [];
+  async closeHungPages(probeMs?: number): Promise<HungPages> {
+    const none = { closed: [], closing: [] };
+    if (!this.running || !this.#pending) return none;
     const context = await this.#pending.catch(() => undefined);
-    return context ? closeUnresponsivePages(context, probeMs) : [];
+    return context ? closeUnresponsivePages(context, probeMs) : none;
   }
 
   /** Ends the current browser; the next `context()` launches a fresh one. */

@@ -1,3 +1,4 @@
+import type { HungPages } from '../browser/hang-recovery.ts';
 import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Logger } from '../log.ts';
 
@@ -27,7 +28,7 @@ export class HangWatch {
 
   /** The note for a call that timed out, if pages were closed. */
   async afterTimeout(): Promise<string | undefined> {
-    return this.#noteFor(await this.#browser.closeHungPages().catch(() => []));
+    return this.#noteFor(await this.#browser.closeHungPages().catch(() => NONE));
   }
 
   /** Starts the check in the background; `pendingNote` hands its note to the next call. */
@@ -46,11 +47,20 @@ export class HangWatch {
     return pending;
   }
 
-  #noteFor(closed: string[]): string | undefined {
-    if (!closed.length) return undefined;
-    const first = closed.slice(0, 5).join(', ');
-    this.#log.warn(`session ${this.#sessionId}: closed ${closed.length} unresponsive page(s): ${first}${closed.length > 5 ? ', …' : ''}`);
-    const named = closed.length > 5 ? `s ${first} and ${closed.length - 5} more` : ` ${first}`;
-    return `Note: the page${named} stopped responding (a script that never yields); ${closed.length > 1 ? 'they were' : 'it was'} closed so this session can go on. Navigate to continue.`;
+  #noteFor({ closed, closing }: HungPages): string | undefined {
+    const all = [...closed, ...closing];
+    if (!all.length) return undefined;
+    this.#log.warn(`session ${this.#sessionId}: ${all.length} unresponsive page(s), ${closed.length} closed, ${closing.length} still closing: ${listed(all)}`);
+    const notes = [];
+    if (closed.length) notes.push(`Note: the page${named(closed)} stopped responding (a script that never yields); ${closed.length > 1 ? 'they were' : 'it was'} closed so this session can go on. Navigate to continue.`);
+    // Said as it is: a page kept busy (not stuck) can take the browser longer to close than the check waits.
+    if (closing.length) notes.push(`Note: the page${named(closing)} stopped responding (its scripts keep it busy); the browser is still closing ${closing.length > 1 ? 'them' : 'it'}. Navigate to continue; if the next call times out too, end the session and start a new one.`);
+    return notes.join('\n');
   }
 }
+
+const NONE: HungPages = { closed: [], closing: [] };
+
+const listed = (urls: string[]) => `${urls.slice(0, 5).join(', ')}${urls.length > 5 ? ', …' : ''}`;
+
+const named = (urls: string[]) => (urls.length > 5 ? `s ${urls.slice(0, 5).join(', ')} and ${urls.length - 5} more` : urls.length > 1 ? `s ${urls.join(', ')}` : ` ${urls[0]}`);
