@@ -9,14 +9,21 @@ const CLOSE_MS = 2000;
 
 const closeAsked = new WeakSet<Page>();
 
+type PageState = 'answers' | 'stuck' | 'rootless';
+
 // A renderer whose main thread never yields (an endless loop in the page)
 // answers no CDP command; asking it to evaluate `0` tells such a page apart.
-async function responsive(context: BrowserContext, page: Page, probeMs: number): Promise<boolean> {
+// A page that answers but whose script removed its root element makes every
+// snapshot wait for one until the call times out; the DOM domain tells that
+// without running anything in the page.
+async function probe(context: BrowserContext, page: Page, probeMs: number): Promise<PageState> {
   const session = await withDeadline(context.newCDPSession(page).catch(() => undefined), probeMs);
-  if (!session) return page.isClosed();
+  if (!session) return page.isClosed() ? 'answers' : 'stuck';
   try {
     const answer = await withDeadline(session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(() => true, () => true), probeMs);
-    return answer === true;
+    if (answer !== true) return 'stuck';
+    const document = await withDeadline(session.send('DOM.getDocument', { depth: 1 }).catch(() => undefined), probeMs);
+    return document && !document.root.children?.some((node) => node.nodeType === 1) ? 'rootless' : 'answers';
   } finally {
     void session.detach().catch(() => {});
   }
@@ -26,6 +33,8 @@ async function responsive(context: BrowserContext, page: Page, probeMs: number):
 export interface HungPages {
   closed: string[];
   closing: string[];
+  /** Pages that answer but have no root element (left open: the page may add one back). */
+  rootless: string[];
 }
 
 /**
@@ -42,8 +51,9 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
   const pages = context.pages().filter((page) => !page.isClosed());
   // A page an earlier check already asked to close is neither probed nor waited for again.
   const already = pages.filter((page) => closeAsked.has(page));
-  const answers = await Promise.all(pages.map((page) => closeAsked.has(page) || responsive(context, page, probeMs)));
-  const hung = pages.filter((page, i) => !answers[i] && !closeAsked.has(page));
+  const states = await Promise.all(pages.map((page) => (closeAsked.has(page) ? 'answers' : probe(context, page, probeMs))));
+  const hung = pages.filter((_, i) => states[i] === 'stuck');
+  const rootless = pages.filter((_, i) => states[i] === 'rootless').map((page) => page.url());
   for (const page of hung) closeAsked.add(page);
   const urls = new Map([...already, ...hung].map((page) => [page, page.url()]));
   await withDeadline(Promise.all(hung.map((page) => page.close({ runBeforeUnload: false }).catch(() => {}))), CLOSE_MS);
@@ -53,5 +63,5 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
     // While a close is still under way the call has waited long enough: the tab comes when it comes.
     if (!closing.length) await withDeadline(blank, CLOSE_MS);
   }
-  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!) };
+  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), rootless };
 }
