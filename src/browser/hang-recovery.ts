@@ -9,21 +9,34 @@ const CLOSE_MS = 2000;
 
 const closeAsked = new WeakSet<Page>();
 
-type PageState = 'answers' | 'stuck' | 'rootless';
+type PageState = 'answers' | 'stuck' | 'rootless' | 'reloading';
+
+// How long the check watches an answering page's document for a replacement.
+const RELOAD_WATCH_MS = 500;
 
 // A renderer whose main thread never yields (an endless loop in the page)
 // answers no CDP command; asking it to evaluate `0` tells such a page apart.
-// A page that answers but whose script removed its root element makes every
-// snapshot wait for one until the call times out; the DOM domain tells that
-// without running anything in the page.
+// A page that answers can still make every snapshot wait until the call times
+// out: its script removed the root element, or it replaces its own document
+// over and over (a refresh loop). The DOM and Page domains tell both without
+// running anything in the page.
 async function probe(context: BrowserContext, page: Page, probeMs: number): Promise<PageState> {
   const session = await withDeadline(context.newCDPSession(page).catch(() => undefined), probeMs);
   if (!session) return page.isClosed() ? 'answers' : 'stuck';
   try {
     const answer = await withDeadline(session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(() => true, () => true), probeMs);
     if (answer !== true) return 'stuck';
-    const document = await withDeadline(session.send('DOM.getDocument', { depth: 1 }).catch(() => undefined), probeMs);
-    return document && !document.root.children?.some((node) => node.nodeType === 1) ? 'rootless' : 'answers';
+    // Seen twice, RELOAD_WATCH_MS apart: a document being replaced is rootless for a moment.
+    const look = async () => {
+      const tree = await withDeadline(session.send('Page.getFrameTree').catch(() => undefined), probeMs);
+      const document = await withDeadline(session.send('DOM.getDocument', { depth: 1 }).catch(() => undefined), probeMs);
+      return { loader: tree?.frameTree.frame.loaderId, rootless: !!document && !document.root.children?.some((node) => node.nodeType === 1) };
+    };
+    const before = await look();
+    await new Promise((resolve) => setTimeout(resolve, RELOAD_WATCH_MS));
+    const after = await look();
+    if (before.loader && after.loader && before.loader !== after.loader) return 'reloading';
+    return before.rootless && after.rootless ? 'rootless' : 'answers';
   } finally {
     void session.detach().catch(() => {});
   }
@@ -35,13 +48,16 @@ export interface HungPages {
   closing: string[];
   /** Pages that answer but have no root element (left open: the page may add one back). */
   rootless: string[];
+  /** Pages that answer but replaced their document while watched (left open). */
+  reloading: string[];
 }
 
 /**
  * Closes the pages whose renderer stopped answering (the browser kills the
  * renderer), so the session goes on instead of timing out call after call.
  * All pages are probed and closed at once, so the whole takes at most
- * probeMs * 2 + CLOSE_MS however many tabs a page opened. A page kept busy
+ * probeMs * 6 + RELOAD_WATCH_MS + CLOSE_MS however many tabs a page opened
+ * (a page that answers does so in milliseconds: ~0.5 s, plus the close). A page kept busy
  * rather than stuck (a flood of history entries) may take the browser longer
  * to close: its close goes on in the background and it is reported as closing.
  * A blank page is opened when no page would be left, so the upstream always
@@ -53,7 +69,7 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
   const already = pages.filter((page) => closeAsked.has(page));
   const states = await Promise.all(pages.map((page) => (closeAsked.has(page) ? 'answers' : probe(context, page, probeMs))));
   const hung = pages.filter((_, i) => states[i] === 'stuck');
-  const rootless = pages.filter((_, i) => states[i] === 'rootless').map((page) => page.url());
+  const urlsIn = (state: PageState) => pages.filter((_, i) => states[i] === state).map((page) => page.url());
   for (const page of hung) closeAsked.add(page);
   const urls = new Map([...already, ...hung].map((page) => [page, page.url()]));
   await withDeadline(Promise.all(hung.map((page) => page.close({ runBeforeUnload: false }).catch(() => {}))), CLOSE_MS);
@@ -63,5 +79,5 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
     // While a close is still under way the call has waited long enough: the tab comes when it comes.
     if (!closing.length) await withDeadline(blank, CLOSE_MS);
   }
-  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), rootless };
+  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), rootless: urlsIn('rootless'), reloading: urlsIn('reloading') };
 }

@@ -251,7 +251,7 @@ export class SessionBrowser {
 
   /** Closes pages whose renderer hangs (no answer within probeMs); their URLs. Nothing when no browser runs. */
   async closeHungPages(probeMs?: number): Promise<HungPages> {
-    const none = { closed: [], closing: [], rootless: [] };
+    const none = { closed: [], closing: [], rootless: [], reloading: [] };
     if (!this.running || !this.#pending) return none;
     const context = await this.#pending.catch(() => undefined);
     return context ? closeUnresponsivePages(context, probeMs) : none;
