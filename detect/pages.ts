@@ -71,6 +71,9 @@ setTimeout(async () => {
 </script>`),
   // Our own probe: what the bridge is responsible for (user agent everywhere, console, geometry).
   probe: SHELL('probe', `<script>
+// WebMCP discovery (the upstream's, at every snapshot) reads these in the page's own world.
+let modelContextReads = 0;
+for (const proto of [Document.prototype, Navigator.prototype]) Object.defineProperty(proto, 'modelContext', { get() { modelContextReads++; return undefined; }, configurable: true });
 const moves = [];
 addEventListener('mousemove', () => moves.push(performance.now()), true);
 const err = new Error('x');
@@ -105,6 +108,7 @@ setTimeout(async () => {
     webdriver: navigator.webdriver === true,
     workerCDP,
     loggedErrorDescribed,
+    modelContextRead: modelContextReads > 0,
     automationGlobals: automationGlobals.join(',') || false,
     headlessUserAgent: /Headless/.test(ua + worker + shared),
     workerUserAgentDiffers: worker !== ua || shared !== ua,

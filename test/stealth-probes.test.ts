@@ -13,6 +13,7 @@ interface Probe {
   stackRead: boolean;
   prepareStackTrace: boolean;
   lateHook: false | 'at once' | 'later';
+  modelContextReads: number;
   workerHooks: Record<string, boolean>;
   consoleNative: boolean;
   webdriver: boolean;
@@ -84,6 +85,18 @@ describe('automation probes: no signal of our own, one identity everywhere, huma
     assert.equal(oursUnread.lateHook, false);
     assert.equal(oursUnread.prepareStackTrace, false);
     assert.match(unreadConsole, /Total messages: 0\b/);
+  });
+
+  test("nothing reads the page's WebMCP entry points (document/navigator.modelContext) unless asked; the upstream CLI reads them at every snapshot", async () => {
+    assert.ok(upstream.modelContextReads > 0, 'the reference: the upstream reads them');
+    assert.equal(ours.modelContextReads, 0);
+    assert.equal(oursUnread.modelContextReads, 0);
+    // Asked for (the upstream's own setting, true), the discovery runs as upstream.
+    const asked = await connect(testEnv(`${output.path}/webmcp`, { PLAYWRIGHT_MCP_WEBMCP: 'true' }));
+    servers.push(asked);
+    await asked.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/` } });
+    const read = textOf(await asked.client.callTool({ name: 'browser_evaluate', arguments: { function: '() => window.__probe.modelContextReads' } }));
+    assert.ok(Number(read.match(/### Result\n(\d+)/)?.[1]) > 0, read);
   });
 
   test('nor in a dedicated or a service worker (the upstream CLI leaks in both, same run); a shared worker is clean on both', () => {

@@ -55,7 +55,7 @@ export function upstreamFlagsHelp(): string {
 export function upstreamFlagsTable(): string {
   const rows = Object.entries(UPSTREAM_FLAGS).map(([name, { does }]) => {
     const what =
-      does.kind === 'pass' ? 'as upstream (the upstream resolver reads it)'
+      does.kind === 'pass' ? `as upstream (the upstream resolver reads it)${does.note ? `; ${does.note}` : ''}`
       : does.kind === 'ours' ? `our \`--${settings[does.setting].flag}\`${does.value ? ` = ${does.value('')}` : ''}${does.also ? ` (and ${Object.entries(does.also).map(([k, v]) => `--${settings[k as keyof typeof settings].flag} ${v}`).join(', ')})` : ''}`
       : does.kind === 'refuse' ? `refused: ${does.reason}`
       : `accepted without effect: ${does.note}`;

@@ -13,7 +13,7 @@ import type { SettingKey } from './settings.ts';
 // to the next flag, like commander).
 export type Arity = 'none' | 'one' | 'variadic';
 export type Disposition =
-  | { kind: 'pass' }
+  | { kind: 'pass'; note?: string }
   | { kind: 'ours'; setting: SettingKey; value?: (raw: string) => string; also?: Partial<Record<SettingKey, string>> }
   | { kind: 'refuse'; reason: string }
   | { kind: 'accept'; note: string };
@@ -61,7 +61,10 @@ export const UPSTREAM_FLAGS: Record<string, UpstreamFlag> = {
   isolated: { arity: 'none', does: pass },
   'image-responses': { arity: 'one', does: pass },
   'no-sandbox': { arity: 'none', does: { kind: 'ours', setting: 'noSandbox', value: () => 'true' } },
-  'no-webmcp': { arity: 'none', does: pass },
+  'no-webmcp': {
+    arity: 'none',
+    does: { kind: 'pass', note: 'here WebMCP discovery is off unless asked for (`PLAYWRIGHT_MCP_WEBMCP=true` or `"webmcp": true` in the config file): it reads `document.modelContext` and `navigator.modelContext` in the page\'s own world at every snapshot, which a page can see' },
+  },
   'output-dir': { arity: 'one', does: { kind: 'ours', setting: 'outputDir' } },
   'output-max-size': { arity: 'one', does: pass },
   port: { arity: 'one', does: { kind: 'ours', setting: 'httpPort', also: { transport: 'streamable-http' } } },

@@ -165,6 +165,11 @@ export async function resolveUpstreamConfig(config: Config, env: Env, inputs: Up
   if (await viewportDefaulted(tools, cliOptions, filtered, contextOptions.viewport)) delete contextOptions.viewport;
   return {
     ...resolved,
+    // The upstream's WebMCP discovery reads document.modelContext and
+    // navigator.modelContext in the page's own world at every snapshot, which a
+    // page sees with a getter: off unless asked for (config file or env, true;
+    // the upstream's resolver keeps only a false from env or flags).
+    webmcp: resolved.webmcp ?? filtered.PLAYWRIGHT_MCP_WEBMCP === 'true',
     // A remote (HTTP) client cannot resolve paths relative to the server's working directory.
     filePaths: env.PLAYWRIGHT_MCP_FILE_PATHS || fromFlags.filePaths || stdio ? resolved.filePaths : 'absolute',
     // Attaching, `isolated` says whether a session takes a new context (true) or the browser's own (stdio default, as upstream).

@@ -13,8 +13,10 @@ const PROBE = `<!doctype html><title>Probe</title>
 <input id="field" aria-label="Field" style="position:absolute;left:420px;top:400px">
 <iframe id="frame" srcdoc="<p>frame</p>" style="position:absolute;left:0;top:600px;width:200px;height:80px"></iframe>
 <script>
-const probe = { moves: [], clicks: [], keys: [], ua: {} };
+const probe = { moves: [], clicks: [], keys: [], ua: {}, modelContextReads: 0 };
 window.__probe = probe;
+// The upstream's WebMCP discovery reads these in the page's own world at every snapshot; a page sees it with a getter.
+for (const proto of [Document.prototype, Navigator.prototype]) Object.defineProperty(proto, 'modelContext', { get() { probe.modelContextReads++; return undefined; }, configurable: true });
 addEventListener('mousemove', (e) => probe.moves.push([e.clientX, e.clientY, performance.now()]), true);
 addEventListener('click', (e) => probe.clicks.push([e.clientX, e.clientY, probe.moves.length, e.isTrusted]), true);
 addEventListener('keydown', (e) => probe.keys.push(performance.now()), true);
