@@ -187,6 +187,20 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     assert.match(await d.call('browser_snapshot'), /Calm/);
   });
 
+  // The upstream settles after an action with a setTimeout inside the page; a
+  // page that replaced setTimeout held its click with no answer at all (the
+  // client gave up after 60 s). Ours waits in the server.
+  test('a page whose setTimeout never calls back: a click answers at once with the page changed (ours)', { timeout: 60_000 }, async (t) => {
+    const server = await own(t, 'no-timers', TIMEOUTS);
+    const d = new Driver(server.client, site);
+    await d.go('/no-timers');
+    await d.click('Press');
+    t.diagnostic(`the click took ${d.durations.at(-1)} ms`);
+    assert.doesNotMatch(d.texts.at(-1)!, /### Error/);
+    assert.match(await d.call('browser_snapshot'), /paragraph[^\n]*: pressed/);
+    assert.deepEqual(d.slow, []);
+  });
+
   // A client that gives up first (its own timeout, a user pressing stop)
   // cancels the call and gets no answer; the page it leaves behind must not
   // take every later call of the session down with it.

@@ -14,6 +14,7 @@ interface Probe {
   prepareStackTrace: boolean;
   lateHook: false | 'at once' | 'later';
   modelContextReads: number;
+  timersSet: number[];
   workerHooks: Record<string, boolean>;
   consoleNative: boolean;
   webdriver: boolean;
@@ -97,6 +98,11 @@ describe('automation probes: no signal of our own, one identity everywhere, huma
     await asked.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/` } });
     const read = textOf(await asked.client.callTool({ name: 'browser_evaluate', arguments: { function: '() => window.__probe.modelContextReads' } }));
     assert.ok(Number(read.match(/### Result\n(\d+)/)?.[1]) > 0, read);
+  });
+
+  test("no timer set in the page's world after a click or typing; the upstream CLI's settle wait sets a 500 ms one after each", () => {
+    assert.ok(upstream.timersSet.length > 0 && upstream.timersSet.every((ms) => ms === 500), `the reference: ${JSON.stringify(upstream.timersSet)}`);
+    assert.deepEqual(ours.timersSet, []);
   });
 
   test('nor in a dedicated or a service worker (the upstream CLI leaks in both, same run); a shared worker is clean on both', () => {

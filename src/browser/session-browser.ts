@@ -5,6 +5,7 @@ import type { Logger } from '../log.ts';
 import { metrics } from '../metrics/metrics.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
 import { consoleReachesDriver, enableConsoleFallback } from './console-fallback.ts';
+import { settleOutsidePages } from './settle-wait.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
 import path from 'node:path';
 import { makeDir } from '../fs/make-dir.ts';
@@ -218,6 +219,7 @@ export class SessionBrowser {
     if (this.#quiet && quiet?.console) flushConsoleBeforeReads(context, this.#quiet);
     if (this.#plan.consoleFallback) await this.#maybeConsoleFallback(browser, context, executablePath);
     if (this.#plan.humanize) enableHumanize(context);
+    settleOutsidePages();
     guardDownloads(context, this.#plan.maxDownloadBytes, (stopped) =>
       this.#notes.push(`Note: the download of ${stopped.url} was stopped at ${stopped.bytes} bytes: it grew past --max-download-bytes (${this.#plan.maxDownloadBytes}).`),
     );

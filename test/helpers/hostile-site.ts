@@ -38,6 +38,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/history-flood': html('History flood', `<p>history flood</p><script>let n = 0; setInterval(() => { for (let i = 0; i < 50; i++) history.pushState({}, '', '/history-flood?n=' + (n++)); }, 1);</script>`),
   '/rootless': html('Rootless', `<p>gone soon</p><script>setTimeout(() => document.documentElement.remove(), 0);</script>`),
   '/refresh-loop': '<!doctype html><html><head><title>Refresh loop</title><meta http-equiv="refresh" content="0"></head><body><p>again</p></body></html>',
+  // A page whose setTimeout never calls back: the upstream's settle wait after an action ran in the page.
+  '/no-timers': html('No timers', `<p id="p">waiting</p><script>window.setTimeout = () => 0;</script>${button('Press', "document.getElementById('p').textContent = 'pressed'")}`),
   '/self-close': html('Closes itself', button('Close window', 'window.close()')),
   '/file-chooser': html('File chooser', '<input type="file" id="f" aria-label="Upload">'),
   '/nested-frames': html('Nested frames', '<iframe src="/frame?depth=1" width="400" height="300"></iframe>'),

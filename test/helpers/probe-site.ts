@@ -13,8 +13,10 @@ const PROBE = `<!doctype html><title>Probe</title>
 <input id="field" aria-label="Field" style="position:absolute;left:420px;top:400px">
 <iframe id="frame" srcdoc="<p>frame</p>" style="position:absolute;left:0;top:600px;width:200px;height:80px"></iframe>
 <script>
-const probe = { moves: [], clicks: [], keys: [], ua: {}, modelContextReads: 0 };
+const probe = { moves: [], clicks: [], keys: [], ua: {}, modelContextReads: 0, timersSet: [] };
 window.__probe = probe;
+// This page sets no timer of its own: any setTimeout in its world comes from the driver (the upstream's settle wait after actions).
+{ const native = window.setTimeout; window.setTimeout = function (f, ms, ...rest) { probe.timersSet.push(ms); return native.call(this, f, ms, ...rest); }; }
 // The upstream's WebMCP discovery reads these in the page's own world at every snapshot; a page sees it with a getter.
 for (const proto of [Document.prototype, Navigator.prototype]) Object.defineProperty(proto, 'modelContext', { get() { probe.modelContextReads++; return undefined; }, configurable: true });
 addEventListener('mousemove', (e) => probe.moves.push([e.clientX, e.clientY, performance.now()]), true);
