@@ -15,6 +15,8 @@ interface Probe {
   lateHook: false | 'at once' | 'later';
   modelContextReads: number;
   timersSet: number[];
+  selectEvents: string[];
+  picked: string;
   workerHooks: Record<string, boolean>;
   consoleNative: boolean;
   webdriver: boolean;
@@ -30,10 +32,12 @@ async function drive(client: Client, url: string): Promise<Probe> {
   const ref = (label: string) => snap.match(new RegExp(`"${label}"[^\\n]*\\[ref=([a-z0-9]+)\\]`))![1];
   await call('browser_click', { target: ref('Target'), element: 'Target' });
   await call('browser_type', { target: ref('Field'), element: 'Field', text: 'hello world' });
+  await call('browser_select_option', { target: ref('Pick'), element: 'Pick', values: ['Three'] });
   await call('browser_wait_for', { time: 1 });
   const read = textOf(await call('browser_evaluate', { function: '() => JSON.stringify(window.__probe)' }));
   const json = JSON.parse(read.match(/### Result\n([\s\S]*?)\n###/)![1]!);
-  return JSON.parse(json) as Probe;
+  const picked = textOf(await call('browser_snapshot')).match(/option "(\w+)" \[selected\]/)?.[1] ?? 'none';
+  return { ...(JSON.parse(json) as Probe), picked };
 }
 
 function stdev(values: number[]): number {
@@ -103,6 +107,13 @@ describe('automation probes: no signal of our own, one identity everywhere, huma
   test("no timer set in the page's world after a click or typing; the upstream CLI's settle wait sets a 500 ms one after each", () => {
     assert.ok(upstream.timersSet.length > 0 && upstream.timersSet.every((ms) => ms === 500), `the reference: ${JSON.stringify(upstream.timersSet)}`);
     assert.deepEqual(ours.timersSet, []);
+  });
+
+  test('choosing an option gives the page trusted input and change events (a click opens the list, keys choose); the upstream CLI sets it from script', () => {
+    assert.deepEqual(upstream.selectEvents, ['input:false', 'change:false'], 'the reference');
+    assert.deepEqual(ours.selectEvents, ['input:true', 'change:true']);
+    assert.equal(ours.picked, 'Three');
+    assert.equal(upstream.picked, 'Three');
   });
 
   test('nor in a dedicated or a service worker (the upstream CLI leaks in both, same run); a shared worker is clean on both', () => {

@@ -39,6 +39,10 @@ export function pointerPath(from: { x: number; y: number }, to: { x: number; y: 
 
 /** Moves the pointer to a point inside the element; returns that point relative to the element. */
 async function approach(locator: Locator): Promise<{ x: number; y: number } | undefined> {
+  return (await approachAt(locator))?.relative;
+}
+
+async function approachAt(locator: Locator): Promise<{ relative: { x: number; y: number }; absolute: { x: number; y: number } } | undefined> {
   const page = locator.page();
   if (!enabled.has(page.context())) return undefined;
   const prepared = await withDeadline(
@@ -59,7 +63,67 @@ async function approach(locator: Locator): Promise<{ x: number; y: number } | un
   }
   pointer.set(page, target);
   await sleep(between(40, 120));
-  return { x: target.x - box.x, y: target.y - box.y };
+  return { relative: { x: target.x - box.x, y: target.y - box.y }, absolute: target };
+}
+
+interface SelectOption {
+  value: string;
+  label: string;
+  disabled: boolean;
+}
+
+// Options read one by one (the page's own world is never asked); past this many, the plain action runs.
+const MAX_OPTIONS = 100;
+const collapse = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
+
+async function optionsOf(select: Locator): Promise<SelectOption[] | undefined> {
+  const all = select.locator('option');
+  const count = await all.count();
+  if (!count || count > MAX_OPTIONS) return undefined;
+  const timeout = { timeout: PREPARE_MS };
+  const options: SelectOption[] = [];
+  for (let i = 0; i < count; i++) {
+    const option = all.nth(i);
+    const [value, label, text, disabled] = await Promise.all([option.getAttribute('value', timeout), option.getAttribute('label', timeout), option.textContent(timeout), option.isDisabled(timeout)]);
+    options.push({ value: value ?? collapse(text), label: label ?? collapse(text), disabled });
+  }
+  return options;
+}
+
+/**
+ * Chooses an option of a one-line <select> as a person does: a click opens its
+ * list, arrow keys move to the option (skipping disabled ones, as the list
+ * does), Enter takes it, so the page's input and change events are trusted.
+ * (Playwright sets the option from script: events with isTrusted false.)
+ * The selected value, or undefined when the plain action should run instead.
+ */
+async function selectLikeAPerson(select: Locator, wanted: { any?: string; label?: string }): Promise<string[] | undefined> {
+  if ((await select.locator('xpath=self::select[not(@multiple)][not(@size) or @size <= 1]').count()) !== 1) return undefined;
+  const options = await optionsOf(select);
+  if (!options) return undefined;
+  // Playwright's rule: the first option whose value or label matches (label only when asked by label).
+  const target = options.findIndex((o) => (wanted.any !== undefined && (o.value === wanted.any || o.label === wanted.any)) || o.label === wanted.label);
+  const value = await select.inputValue({ timeout: PREPARE_MS });
+  const from = options.findIndex((o) => o.value === value);
+  if (target < 0 || options[target]!.disabled || from < 0) return undefined;
+  const at = await approachAt(select);
+  if (!at) return undefined;
+  const page = select.page();
+  await page.mouse.down();
+  await sleep(between(50, 120));
+  await page.mouse.up();
+  await sleep(between(150, 350));
+  const passed = target > from ? options.slice(from + 1, target + 1) : options.slice(target, from);
+  const key = target > from ? 'ArrowDown' : 'ArrowUp';
+  for (let i = passed.filter((o) => !o.disabled).length; i > 0; i--) {
+    await page.keyboard.press(key);
+    await sleep(between(60, 180));
+  }
+  await page.keyboard.press('Enter');
+  await sleep(between(30, 80));
+  if ((await select.inputValue({ timeout: PREPARE_MS })) === options[target]!.value) return [options[target]!.value];
+  await page.keyboard.press('Escape').catch(() => {});
+  return undefined;
 }
 
 type Proto = Record<string, (...args: any[]) => Promise<unknown>>;
@@ -79,6 +143,16 @@ function patch(proto: Proto): void {
   proto.dragTo = async function (this: Locator, target: Locator, options: Record<string, unknown> = {}) {
     const source = await approach(this).catch(() => undefined);
     return dragTo.call(this, target, source ? { ...options, sourcePosition: source } : options);
+  };
+  const selectOption = proto.selectOption!;
+  proto.selectOption = async function (this: Locator, values: unknown, options: Record<string, unknown> = {}) {
+    const one = Array.isArray(values) && values.length === 1 ? values[0] : values;
+    const wanted = typeof one === 'string' ? { any: one } : one && typeof one === 'object' && Object.keys(one).join() === 'label' ? { label: String((one as { label: unknown }).label) } : undefined;
+    if (wanted && enabled.has(this.page().context())) {
+      const chosen = await withDeadline(selectLikeAPerson(this, wanted).catch(() => undefined), PREPARE_MS * 4);
+      if (chosen) return chosen;
+    }
+    return selectOption.call(this, values, options);
   };
   const fill = proto.fill!;
   proto.fill = async function (this: Locator, value: string, options: Record<string, unknown> = {}) {
