@@ -39,10 +39,6 @@ export function pointerPath(from: { x: number; y: number }, to: { x: number; y: 
 
 /** Moves the pointer to a point inside the element; returns that point relative to the element. */
 async function approach(locator: Locator): Promise<{ x: number; y: number } | undefined> {
-  return (await approachAt(locator))?.relative;
-}
-
-async function approachAt(locator: Locator): Promise<{ relative: { x: number; y: number }; absolute: { x: number; y: number } } | undefined> {
   const page = locator.page();
   if (!enabled.has(page.context())) return undefined;
   const prepared = await withDeadline(
@@ -63,7 +59,7 @@ async function approachAt(locator: Locator): Promise<{ relative: { x: number; y:
   }
   pointer.set(page, target);
   await sleep(between(40, 120));
-  return { relative: { x: target.x - box.x, y: target.y - box.y }, absolute: target };
+  return { x: target.x - box.x, y: target.y - box.y };
 }
 
 interface SelectOption {
@@ -106,8 +102,8 @@ async function selectLikeAPerson(select: Locator, wanted: { any?: string; label?
   const value = await select.inputValue({ timeout: PREPARE_MS });
   const from = options.findIndex((o) => o.value === value);
   if (target < 0 || options[target]!.disabled || from < 0) return undefined;
-  const at = await approachAt(select);
-  if (!at) return undefined;
+  // The press lands where the pointer stopped, inside the select.
+  if (!(await approach(select))) return undefined;
   const page = select.page();
   await page.mouse.down();
   await sleep(between(50, 120));
@@ -121,9 +117,7 @@ async function selectLikeAPerson(select: Locator, wanted: { any?: string; label?
   }
   await page.keyboard.press('Enter');
   await sleep(between(30, 80));
-  if ((await select.inputValue({ timeout: PREPARE_MS })) === options[target]!.value) return [options[target]!.value];
-  await page.keyboard.press('Escape').catch(() => {});
-  return undefined;
+  return (await select.inputValue({ timeout: PREPARE_MS })) === options[target]!.value ? [options[target]!.value] : undefined;
 }
 
 type Proto = Record<string, (...args: any[]) => Promise<unknown>>;
