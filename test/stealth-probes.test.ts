@@ -8,7 +8,7 @@ import { connectUpstream } from './helpers/upstream-cli.ts';
 
 interface Probe {
   moves: [number, number, number][];
-  clicks: [number, number, number, boolean][];
+  clicks: [number, number, number, boolean, string][];
   keys: number[];
   stackRead: boolean;
   prepareStackTrace: boolean;
@@ -33,6 +33,7 @@ async function drive(client: Client, url: string): Promise<Probe> {
   await call('browser_click', { target: ref('Target'), element: 'Target' });
   await call('browser_type', { target: ref('Field'), element: 'Field', text: 'hello world' });
   await call('browser_select_option', { target: ref('Pick'), element: 'Pick', values: ['Three'] });
+  await call('browser_fill_form', { fields: [{ name: 'Consent', type: 'checkbox', target: ref('Consent'), value: 'true' }] });
   await call('browser_wait_for', { time: 1 });
   const read = textOf(await call('browser_evaluate', { function: '() => JSON.stringify(window.__probe)' }));
   const json = JSON.parse(read.match(/### Result\n([\s\S]*?)\n###/)![1]!);
@@ -149,6 +150,16 @@ describe('automation probes: no signal of our own, one identity everywhere, huma
     assert.ok(ours.keys.length >= 'hello world'.length, `${ours.keys.length} keys`);
     assert.ok(stdev(keyGaps) > 10, `key timing varies: ${keyGaps.map(Math.round)}`);
     assert.ok(upstream.clicks[0]![2] <= 2, 'the upstream jumps straight to the element');
+  });
+
+  test("fill_form's checkbox is reached by a pointer path too (the upstream: one jump)", () => {
+    const movesBefore = (probe: Probe) => {
+      const at = probe.clicks.findIndex((c) => c[4] === 'consent');
+      assert.ok(at > 0, `the checkbox was clicked: ${JSON.stringify(probe.clicks)}`);
+      return probe.clicks[at]![2] - probe.clicks[at - 1]![2];
+    };
+    assert.ok(movesBefore(ours) >= 8, `${movesBefore(ours)} pointer moves before the checkbox click`);
+    assert.ok(movesBefore(upstream) <= 2, 'the upstream jumps straight to the checkbox');
   });
 });
 

@@ -126,7 +126,8 @@ let patched = false;
 function patch(proto: Proto): void {
   if (patched) return;
   patched = true;
-  for (const method of ['click', 'dblclick', 'hover'] as const) {
+  // check and uncheck (fill_form's checkboxes and radios, through setChecked) click too.
+  for (const method of ['click', 'dblclick', 'hover', 'check', 'uncheck'] as const) {
     const original = proto[method]!;
     proto[method] = async function (this: Locator, options: Record<string, unknown> = {}) {
       const position = options.position ? undefined : await approach(this).catch(() => undefined);

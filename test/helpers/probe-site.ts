@@ -11,6 +11,7 @@ const WORKER_HOOK = `self.__hooked = false; { const o = Error.prepareStackTrace;
 const PROBE = `<!doctype html><title>Probe</title>
 <button id="target" style="position:absolute;left:420px;top:300px;width:160px;height:48px">Target</button>
 <input id="field" aria-label="Field" style="position:absolute;left:420px;top:400px">
+<input id="consent" type="checkbox" aria-label="Consent" style="position:absolute;left:120px;top:200px">
 <select id="pick" aria-label="Pick" style="position:absolute;left:420px;top:460px"><option>One</option><option disabled>Two</option><option>Three</option></select>
 <iframe id="frame" srcdoc="<p>frame</p>" style="position:absolute;left:0;top:600px;width:200px;height:80px"></iframe>
 <script>
@@ -21,7 +22,7 @@ window.__probe = probe;
 // The upstream's WebMCP discovery reads these in the page's own world at every snapshot; a page sees it with a getter.
 for (const proto of [Document.prototype, Navigator.prototype]) Object.defineProperty(proto, 'modelContext', { get() { probe.modelContextReads++; return undefined; }, configurable: true });
 addEventListener('mousemove', (e) => probe.moves.push([e.clientX, e.clientY, performance.now()]), true);
-addEventListener('click', (e) => probe.clicks.push([e.clientX, e.clientY, probe.moves.length, e.isTrusted]), true);
+addEventListener('click', (e) => probe.clicks.push([e.clientX, e.clientY, probe.moves.length, e.isTrusted, e.target.id]), true);
 addEventListener('keydown', (e) => probe.keys.push(performance.now()), true);
 // A person's choice in a <select> gives trusted input and change events; one set from script does not.
 probe.selectEvents = [];
