@@ -109,6 +109,9 @@ async function selectLikeAPerson(select: Locator, wanted: { any?: string; label?
   await sleep(between(50, 120));
   await page.mouse.up();
   await sleep(between(150, 350));
+  // A widget that keeps the select from taking focus (a custom dropdown) would get the keys on the page instead.
+  const focused = await select.ariaSnapshot({ mode: 'ai', depth: 1, timeout: PREPARE_MS } as Parameters<Locator['ariaSnapshot']>[0]);
+  if (!/^- combobox\b[^\n]*\[active\]/.test(focused)) return undefined;
   const passed = target > from ? options.slice(from + 1, target + 1) : options.slice(target, from);
   const key = target > from ? 'ArrowDown' : 'ArrowUp';
   for (let i = passed.filter((o) => !o.disabled).length; i > 0; i--) {
