@@ -42,7 +42,7 @@ async function probe(context: BrowserContext, page: Page, probeMs: number): Prom
   }
 }
 
-/** The pages a check found unresponsive: those it closed, and those whose close the browser had not finished. */
+/** What a check found: stuck pages it closed or is still closing, and answering pages no snapshot can settle on. */
 export interface HungPages {
   closed: string[];
   closing: string[];
@@ -51,6 +51,9 @@ export interface HungPages {
   /** Pages that answer but replaced their document while watched (left open). */
   reloading: string[];
 }
+
+/** A check that found nothing (no browser, or it failed). */
+export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], rootless: [], reloading: [] };
 
 /**
  * Closes the pages whose renderer stopped answering (the browser kills the

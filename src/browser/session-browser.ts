@@ -9,7 +9,7 @@ import { settleOutsidePages } from './settle-wait.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
 import path from 'node:path';
 import { makeDir } from '../fs/make-dir.ts';
-import { closeUnresponsivePages, type HungPages } from './hang-recovery.ts';
+import { closeUnresponsivePages, NO_HUNG_PAGES, type HungPages } from './hang-recovery.ts';
 import { LICENCE_STATUS_ENV, licenceRefusal } from './licence-exit.ts';
 import { enableHumanize } from './humanize.ts';
 import { guardDownloads } from './download-guard.ts';
@@ -251,12 +251,11 @@ export class SessionBrowser {
     return this.#notes.splice(0);
   }
 
-  /** Closes pages whose renderer hangs (no answer within probeMs); their URLs. Nothing when no browser runs. */
+  /** Closes pages whose renderer hangs (no answer within probeMs) and names pages no snapshot can settle on. Nothing when no browser runs. */
   async closeHungPages(probeMs?: number): Promise<HungPages> {
-    const none = { closed: [], closing: [], rootless: [], reloading: [] };
-    if (!this.running || !this.#pending) return none;
+    if (!this.running || !this.#pending) return NO_HUNG_PAGES;
     const context = await this.#pending.catch(() => undefined);
-    return context ? closeUnresponsivePages(context, probeMs) : none;
+    return context ? closeUnresponsivePages(context, probeMs) : NO_HUNG_PAGES;
   }
 
   /** Ends the current browser; the next `context()` launches a fresh one. */

@@ -1,4 +1,4 @@
-import type { HungPages } from '../browser/hang-recovery.ts';
+import { NO_HUNG_PAGES, type HungPages } from '../browser/hang-recovery.ts';
 import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Logger } from '../log.ts';
 
@@ -26,9 +26,9 @@ export class HangWatch {
     this.#sessionId = sessionId;
   }
 
-  /** The note for a call that timed out, if pages were closed. */
+  /** The note for a call that timed out, if the check found pages to close or to name. */
   async afterTimeout(): Promise<string | undefined> {
-    return this.#noteFor(await this.#browser.closeHungPages().catch(() => NONE));
+    return this.#noteFor(await this.#browser.closeHungPages().catch(() => NO_HUNG_PAGES));
   }
 
   /** Starts the check in the background; `pendingNote` hands its note to the next call. */
@@ -60,8 +60,6 @@ export class HangWatch {
     return notes.length ? notes.join('\n') : undefined;
   }
 }
-
-const NONE: HungPages = { closed: [], closing: [], rootless: [], reloading: [] };
 
 const listed = (urls: string[]) => `${urls.slice(0, 5).join(', ')}${urls.length > 5 ? ', …' : ''}`;
 
