@@ -6,6 +6,7 @@ import { metrics } from '../metrics/metrics.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
 import { consoleReachesDriver, enableConsoleFallback } from './console-fallback.ts';
 import { settleOutsidePages } from './settle-wait.ts';
+import { formatRaceStacksLazily } from './lazy-race-stack.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
 import path from 'node:path';
 import { makeDir } from '../fs/make-dir.ts';
@@ -220,6 +221,7 @@ export class SessionBrowser {
     if (this.#plan.consoleFallback) await this.#maybeConsoleFallback(browser, context, executablePath);
     if (this.#plan.humanize) enableHumanize(context);
     settleOutsidePages();
+    formatRaceStacksLazily();
     guardDownloads(context, this.#plan.maxDownloadBytes, (stopped) =>
       this.#notes.push(`Note: the download of ${stopped.url} was stopped at ${stopped.bytes} bytes: it grew past --max-download-bytes (${this.#plan.maxDownloadBytes}).`),
     );
