@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
-import { connect, testEnv, textOf, type Connected, closeAll } from './helpers/server.ts';
+import { connect, testEnv, type Connected, closeAll } from './helpers/server.ts';
+import { differences, runSteps, type Step } from './helpers/side-by-side.ts';
 import { startToolSite, type ToolSite } from './helpers/tool-site.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
@@ -13,8 +13,6 @@ import { connectUpstream } from './helpers/upstream-cli.ts';
 // read the same after ids, ports, paths and times are normalised. Differences
 // that remain are listed in docs/playwright-mcp-compat.md with their reason.
 const CAPS = ['--caps', 'vision,pdf,devtools,network,storage,testing'];
-type Ref = (label: string) => string;
-type Step = [tool: string, args: (site: string, dir: string, ref: Ref) => Record<string, unknown>];
 
 const STEPS: Step[] = [
   ['browser_navigate', (s) => ({ url: `${s}/form` })],
@@ -66,30 +64,6 @@ const STEPS: Step[] = [
   ['browser_navigate', (s) => ({ url: `${s}/second` })],
 ];
 
-function normalise(text: string, site: string, dir: string): string {
-  return text
-    .replaceAll(site, 'SITE')
-    .replaceAll(dir, 'OUT')
-    .replaceAll(path.relative(process.cwd(), dir), 'OUT')
-    .replace(/\d{4}-\d\d-\d\dT\d\d[-:]\d\d[-:]\d\d([.-]\d+)?Z/g, 'TIME')
-    .replace(/trace-\d+/g, 'trace-N')
-    .replace(/\d+(\.\d+)?m?s\b/g, 'T')
-    .replace(/- Console: \d+ errors, \d+ warnings\n/g, '');
-}
-
-async function run(client: Client, site: string, dir: string): Promise<string[]> {
-  const out: string[] = [];
-  let snapshot = '';
-  const ref: Ref = (label) => snapshot.match(new RegExp(`${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^\n]*\\[ref=([a-z0-9]+)\\]`))?.[1] ?? `missing:${label}`;
-  for (const [tool, args] of STEPS) {
-    const result = await client.callTool({ name: tool, arguments: args(site, dir, ref) });
-    const text = textOf(result);
-    if (tool === 'browser_snapshot') snapshot = text;
-    out.push(`${tool} error=${!!result.isError}\n${normalise(text, site, dir)}`);
-  }
-  return out;
-}
-
 describe('side by side with the upstream CLI: the same calls read the same', () => {
   const dirs = useTempDir('spm-sbs-');
   let site: ToolSite;
@@ -109,8 +83,8 @@ describe('side by side with the upstream CLI: the same calls read the same', () 
     const a = await connectUpstream(upstreamDir, [...CAPS, '--allow-unrestricted-file-access']);
     const b = await connect(testEnv(oursDir, { STEALTH_PLAYWRIGHT_MCP_HUMANIZE: 'false' }), [...CAPS, '--allow-unrestricted-file-access', '--output-dir', oursDir]);
     servers.push(a, b);
-    upstream = await run(a.client, site.url, upstreamDir);
-    ours = await run(b.client, site.url, oursDir);
+    upstream = await runSteps(a.client, STEPS, site.url, upstreamDir);
+    ours = await runSteps(b.client, STEPS, site.url, oursDir);
     if (process.env.STEALTH_TEST_SHOW_SIDE_BY_SIDE) process.stderr.write(ours.join('\n=====\n'));
   });
   after(async () => {
@@ -119,8 +93,7 @@ describe('side by side with the upstream CLI: the same calls read the same', () 
   });
 
   test('every call gives the same result text (normalised)', () => {
-    const diffs = STEPS.map(([tool], i) => (ours[i] === upstream[i] ? null : `#${i} ${tool}\n--- upstream\n${upstream[i]}\n--- ours\n${ours[i]}`)).filter(Boolean);
-    assert.deepEqual(diffs, []);
+    assert.deepEqual(differences(STEPS, upstream, ours), []);
   });
 
   test('the files the results name exist on both sides (screenshot, PDF, traces)', () => {

@@ -18,6 +18,18 @@ const PAGES: Record<string, string> = {
   '/download': `<!doctype html><title>Download</title><a href="/file.txt" download>Get file</a>`,
   '/network': `<!doctype html><title>Network</title><script>fetch('/api/data').then(r => r.json()).then(d => document.title = 'Network ' + d.n)</script>`,
   '/console': `<!doctype html><title>Console</title><script>console.log('hello log'); console.warn('a warning'); console.error('an error')</script>`,
+  '/more': `<!doctype html><title>More</title>
+<label>Name <input id="name" value="Ada"></label>
+<label><input type="checkbox" id="agree" checked> Agree</label>
+<ul aria-label="Fruits"><li>apple</li><li>banana</li><li>cherry</li></ul>
+<button onclick="document.getElementById('log').textContent = 'pressed'">Press</button>
+<button onclick="alert('hi there')">Alert</button>
+<button onclick="document.title = 'confirmed ' + confirm('sure?')">Confirm</button>
+<div id="src" draggable="true" ondragstart="event.dataTransfer.setData('text/plain', 'x')" style="width:100px;height:30px">Drag source</div>
+<div id="dst" ondragover="event.preventDefault()" ondrop="event.preventDefault(); this.textContent = 'dropped ' + event.dataTransfer.getData('text/plain')" style="width:200px;height:40px">Drop target</div>
+<div id="log" role="status">idle</div>
+<div id="pad" style="width:300px;height:200px" onmousedown="this.dataset.n = (this.dataset.n | 0) + 1" onmouseup="document.getElementById('log').textContent = 'pad ' + this.dataset.n">Pad</div>
+<div style="height:3000px">tall</div>`,
   '/storage': `<!doctype html><title>Storage</title><script>localStorage.setItem('k', 'v'); sessionStorage.setItem('s', 't'); document.cookie = 'c=1'</script>`,
 };
 
@@ -32,6 +44,7 @@ export async function startToolSite(): Promise<ToolSite> {
     if (path === '/file.txt') return void res.writeHead(200, { 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="file.txt"' }).end('file body\n');
     // A favicon, so no 404 console error races into one result or the next.
     if (path === '/favicon.ico') return void res.writeHead(204).end();
+    if (path === '/api/teapot') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('not a teapot');
     if (path === '/api/data') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"n":42}');
     const page = PAGES[path];
     res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(page ?? 'not found');

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { useTempDir } from './helpers/fixtures.ts';
+import { closeAll, connect, testEnv, type Connected } from './helpers/server.ts';
+import { differences, runSteps, type Step } from './helpers/side-by-side.ts';
+import { startToolSite, type ToolSite } from './helpers/tool-site.ts';
+import { connectUpstream } from './helpers/upstream-cli.ts';
+
+// The tools side-by-side.test.ts leaves out (verify, find, highlight, drag
+// and drop, the raw mouse, dialogs, offline, unroute, cookies, both storages,
+// storage state, video, recording), sent to the upstream CLI and to our
+// server with our defaults: humanised input, the quiet runtime, the settle
+// wait in the server. Each result must read the same as the upstream's.
+const CAPS = ['--caps', 'vision,pdf,devtools,network,storage,testing', '--allow-unrestricted-file-access'];
+const evaluate = (fn: string): Step => ['browser_evaluate', () => ({ function: fn })];
+
+const STEPS: Step[] = [
+  ['browser_navigate', (s) => ({ url: `${s}/more` })],
+  ['browser_snapshot', () => ({})],
+  ['browser_find', () => ({ text: 'banana' })],
+  ['browser_find', () => ({ regex: '/PRESS/i' })],
+  ['browser_verify_element_visible', () => ({ role: 'button', accessibleName: 'Press' })],
+  ['browser_verify_element_visible', () => ({ role: 'button', accessibleName: 'Nope' })],
+  ['browser_verify_list_visible', (_s, _d, ref) => ({ element: 'Fruits', target: ref('list "Fruits"'), items: ['apple', 'banana'] })],
+  ['browser_verify_value', (_s, _d, ref) => ({ type: 'textbox', element: 'Name', target: ref('textbox "Name"'), value: 'Ada' })],
+  ['browser_verify_value', (_s, _d, ref) => ({ type: 'checkbox', element: 'Agree', target: ref('checkbox "Agree"'), value: 'false' })],
+  ['browser_highlight', (_s, _d, ref) => ({ element: 'Press', target: ref('button "Press"') })],
+  ['browser_hide_highlight', (_s, _d, ref) => ({ element: 'Press', target: ref('button "Press"') })],
+  ['browser_drag', () => ({ startElement: 'Drag source', startTarget: '#src', endElement: 'Drop target', endTarget: '#dst' })],
+  evaluate('() => document.getElementById("dst").textContent'),
+  ['browser_drop', () => ({ element: 'Drop target', target: '#dst', data: { 'text/plain': 'hello' } })],
+  evaluate('() => document.getElementById("dst").textContent'),
+  ['browser_mouse_click_xy', () => ({ x: 50, y: 420 })],
+  ['browser_mouse_move_xy', () => ({ x: 60, y: 430 })],
+  ['browser_mouse_down', () => ({})],
+  ['browser_mouse_up', () => ({})],
+  ['browser_mouse_drag_xy', () => ({ startX: 20, startY: 420, endX: 120, endY: 450 })],
+  evaluate('() => document.getElementById("log").textContent'),
+  // Playwright's wheel returns before the page scrolls (on both sides): read after a pause.
+  ['browser_mouse_wheel', () => ({ deltaX: 0, deltaY: 300 })],
+  ['browser_wait_for', () => ({ time: 1 })],
+  evaluate('() => Math.round(scrollY)'),
+  ['browser_click', (_s, _d, ref) => ({ element: 'Alert', target: ref('button "Alert"') })],
+  ['browser_handle_dialog', () => ({ accept: true })],
+  ['browser_click', (_s, _d, ref) => ({ element: 'Confirm', target: ref('button "Confirm"') })],
+  ['browser_handle_dialog', () => ({ accept: false })],
+  ['browser_network_state_set', () => ({ state: 'offline' })],
+  evaluate('() => fetch("/api/data").then(() => "online", () => "offline")'),
+  ['browser_network_state_set', () => ({ state: 'online' })],
+  ['browser_route', () => ({ pattern: '**/api/teapot', status: 418, body: 'teapot' })],
+  evaluate('() => fetch("/api/teapot").then((r) => r.status)'),
+  ['browser_unroute', () => ({ pattern: '**/api/teapot' })],
+  evaluate('() => fetch("/api/teapot").then((r) => r.status)'),
+  ['browser_route_list', () => ({})],
+  ['browser_cookie_set', () => ({ name: 'a', value: '1', domain: '127.0.0.1', path: '/' })],
+  ['browser_cookie_get', () => ({ name: 'a' })],
+  ['browser_cookie_delete', () => ({ name: 'a' })],
+  ['browser_cookie_get', () => ({ name: 'a' })],
+  ['browser_cookie_set', () => ({ name: 'b', value: '2', domain: '127.0.0.1', path: '/' })],
+  ['browser_cookie_clear', () => ({})],
+  ['browser_cookie_list', () => ({})],
+  ['browser_localstorage_set', () => ({ key: 'x', value: 'y' })],
+  ['browser_localstorage_get', () => ({ key: 'x' })],
+  ['browser_localstorage_delete', () => ({ key: 'x' })],
+  ['browser_localstorage_get', () => ({ key: 'x' })],
+  ['browser_localstorage_set', () => ({ key: 'z', value: 'w' })],
+  ['browser_localstorage_clear', () => ({})],
+  ['browser_localstorage_list', () => ({})],
+  ['browser_sessionstorage_set', () => ({ key: 's', value: 't' })],
+  ['browser_sessionstorage_list', () => ({})],
+  ['browser_sessionstorage_delete', () => ({ key: 's' })],
+  ['browser_sessionstorage_clear', () => ({})],
+  ['browser_sessionstorage_list', () => ({})],
+  ['browser_localstorage_set', () => ({ key: 'keep', value: 'me' })],
+  ['browser_storage_state', (_s, d) => ({ filename: path.join(d, 'state.json') })],
+  ['browser_localstorage_clear', () => ({})],
+  ['browser_set_storage_state', (_s, d) => ({ filename: path.join(d, 'state.json') })],
+  ['browser_localstorage_list', () => ({})],
+  ['browser_resume', () => ({})],
+  ['browser_start_video', (_s, d) => ({ filename: path.join(d, 'v.webm') })],
+  ['browser_video_chapter', () => ({ title: 'One' })],
+  ['browser_stop_video', () => ({})],
+  ['browser_start_recording', () => ({})],
+  ['browser_stop_recording', () => ({})],
+];
+
+describe('side by side with the upstream CLI, our defaults on: the rest of the tools read the same', () => {
+  const dirs = useTempDir('spm-sbs2-');
+  let site: ToolSite;
+  const servers: Connected[] = [];
+  let upstream: string[];
+  let ours: string[];
+  before(async () => {
+    site = await startToolSite();
+    const [upstreamDir, oursDir] = ['upstream', 'ours'].map((name) => path.join(dirs.path, name)) as [string, string];
+    for (const d of [upstreamDir, oursDir]) fs.mkdirSync(d, { recursive: true });
+    const a = await connectUpstream(upstreamDir, CAPS);
+    servers.push(a);
+    upstream = await runSteps(a.client, STEPS, site.url, upstreamDir);
+    const b = await connect(testEnv(oursDir), [...CAPS, '--output-dir', oursDir]);
+    servers.push(b);
+    ours = await runSteps(b.client, STEPS, site.url, oursDir);
+  });
+  after(async () => {
+    await closeAll(servers);
+    await site?.close();
+  });
+
+  test('every call gives the same result text (normalised)', () => {
+    assert.deepEqual(differences(STEPS, upstream, ours), []);
+  });
+
+  test('the page saw the same actions: drag, drop, raw mouse, wheel, dialogs, offline and routes took effect', () => {
+    const results = (side: string[]) => side.filter((r) => r.startsWith('browser_evaluate')).map((r) => /### Result\n(.*)/.exec(r)?.[1]);
+    assert.deepEqual(results(ours), ['"dropped x"', '"dropped hello"', '"pad 1"', '300', '"offline"', '418', '200']);
+    assert.deepEqual(results(upstream), results(ours));
+  });
+});
