@@ -125,6 +125,75 @@ test('--port and --host start the Streamable HTTP transport, as the upstream doe
   }
 });
 
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+/** An MCP client on http://localhost:<port>/mcp once something listens there (bounded). */
+async function clientWhenListening(port: number, child: ReturnType<typeof spawn>): Promise<Awaited<ReturnType<typeof httpClient>>> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await httpClient(`http://localhost:${port}/mcp`);
+    } catch (error) {
+      if (Date.now() > deadline || child.exitCode !== null) throw error;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+test("a config file's server section (JSON, INI) serves Streamable HTTP on its port, as the upstream CLI does with the same file; flags and env win", async () => {
+  const dir = fs.mkdtempSync('/tmp/spm-config-server-');
+  const files: [string, (port: number) => string][] = [
+    ['server.json', (port) => JSON.stringify({ server: { port, host: 'localhost' } })],
+    ['server.ini', (port) => `[server]\nport = ${port}\nhost = localhost\n`],
+    ['flat.ini', (port) => `server.port = ${port}\nserver.host = localhost\n`],
+  ];
+  const [command, base] = serverCommand();
+  const upstreamCli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
+  for (const [name, text] of files) {
+    for (const side of ['upstream', 'ours'] as const) {
+      const port = await freePort();
+      const file = path.join(dir, `${side}-${name}`);
+      fs.writeFileSync(file, text(port));
+      const child =
+        side === 'upstream'
+          ? spawn(process.execPath, [upstreamCli, '--config', file, '--browser', 'chromium', '--executable-path', CHROMIUM, '--headless', '--isolated', '--no-sandbox'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' }, stdio: ['ignore', 'pipe', 'pipe'] })
+          : spawn(command, [...base, '--config', file], { env: testEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        const { client } = await clientWhenListening(port, child);
+        assert.ok((await client.listTools()).tools.some((t) => t.name === 'browser_navigate'), `${side} ${name}`);
+        await client.close();
+      } finally {
+        child.kill('SIGTERM');
+      }
+    }
+  }
+  // The file is the lowest layer: --port (and PLAYWRIGHT_MCP_PORT) win over it.
+  const [fromFile, fromFlag] = [await freePort(), await freePort()];
+  const file = path.join(dir, 'low.json');
+  fs.writeFileSync(file, JSON.stringify({ server: { port: fromFile } }));
+  const child = spawn(command, [...base, '--config', file, '--port', String(fromFlag)], { env: testEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout!.on('data', (c: Buffer) => resolve(c.toString().split('\n')[0]!.trim()));
+      child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+    });
+    assert.equal(url, `http://127.0.0.1:${fromFlag}/mcp`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  const bad = path.join(dir, 'bad.json');
+  fs.writeFileSync(bad, JSON.stringify({ server: { port: 'eighty' } }));
+  const refused = await runCli(['--config', bad], testEnv(dir));
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(refused.stderr, /server\.port in \S*bad\.json: "eighty"/);
+});
+
 test("the vendor's CLOAKBROWSER_* variables are read as ours, and ours win", async () => {
   const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'warn' };
   const vendorOnly = await runCli(['info', '--json'], { ...base, CLOAKBROWSER_BINARY_PATH: '/usr/lib/chromium/chromium', CLOAKBROWSER_CACHE_DIR: '/tmp/spm-vendor-cache' });

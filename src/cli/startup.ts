@@ -1,4 +1,5 @@
 import { parseFlags, type FlagSpec, type RawValues } from '../config/flags.ts';
+import { withConfigFileServer } from '../config/config-file-server.ts';
 import { loadConfig, unknownOwnEnv } from '../config/load.ts';
 import type { Config } from '../config/settings.ts';
 import { resolveUpstreamConfig, withUpstreamAliases, type UpstreamConfig, type UpstreamInputs } from '../config/upstream.ts';
@@ -17,7 +18,7 @@ export interface Startup {
 /** Flags + env + defaults, validated; cheap (the upstream's resolver loads playwright-core). */
 export function readConfig(rawArgs: readonly string[], commandFlags: Record<string, FlagSpec> = {}): Omit<Startup, 'upstreamConfig'> {
   const flags = parseFlags(rawArgs, commandFlags);
-  const config = loadConfig(flags.settings, withUpstreamAliases(process.env));
+  const config = loadConfig(flags.settings, withConfigFileServer(withUpstreamAliases(process.env), flags.settings, flags.upstream.argv));
   const log = createLogger(config.logLevel, config.logFormat);
   for (const warning of unknownOwnEnv(process.env)) log.warn(warning);
   for (const note of flags.upstream.notes) log.warn(note);
