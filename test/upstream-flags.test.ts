@@ -6,7 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import { UPSTREAM_FLAGS } from '../src/config/upstream-flags.ts';
 import { useSite, useTempDir } from './helpers/fixtures.ts';
 import { httpClient } from './helpers/http-server.ts';
-import { connect, ROOT, runCli, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connect, RecordingStdioTransport, ROOT, runCli, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { CHROMIUM } from './helpers/upstream-cli.ts';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
@@ -228,6 +229,46 @@ test("a Playwright MCP config file's launch options reach the launcher: executab
   assert.match(refused.stderr, /Proxy http:\/\/\*\*\*:\*\*\*@127\.0\.0\.1:1 .*failed its check: .*ECONNREFUSED/);
   assert.ok(!refused.stderr.includes('secret-pw'));
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a config file's browser.userDataDir", () => {
+  const site = useSite();
+  test('keeps the profile between starts, as the upstream CLI keeps it with the same file', async () => {
+    const dir = fs.mkdtempSync('/tmp/spm-udd-');
+    const out = path.join(dir, 'out');
+    const read = '() => localStorage.getItem("kept") ?? "nothing"';
+    for (const side of ['upstream', 'ours'] as const) {
+      const profile = path.join(dir, `${side}-profile`);
+      const file = path.join(dir, `${side}.json`);
+      fs.writeFileSync(file, JSON.stringify({ browser: { userDataDir: profile } }));
+      // The upstream without --isolated: a profile of its own is what the file asks for.
+      const upstreamArgs = [path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'), '--browser', 'chromium', '--executable-path', CHROMIUM, '--headless', '--no-sandbox', '--output-dir', out, '--config', file];
+      const start = async (): Promise<Connected> => {
+        if (side === 'ours') return connect(testEnv(out), ['--config', file]);
+        const transport = new RecordingStdioTransport(process.execPath, upstreamArgs, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' });
+        const client = new Client({ name: 'stealth-test-client', version: '1.0.0' });
+        await client.connect(transport);
+        return { client, transport };
+      };
+      const seen: string[] = [];
+      for (const write of [true, false]) {
+        const server = await start();
+        try {
+          await server.client.callTool({ name: 'browser_navigate', arguments: { url: site.url } });
+          const result = await server.client.callTool({ name: 'browser_evaluate', arguments: { function: write ? '() => { localStorage.setItem("kept", "yes"); return "set"; }' : read } });
+          seen.push(/### Result\n"?([a-z]+)"?/.exec(textOf(result))?.[1] ?? textOf(result));
+          // The upstream CLI flushes the profile only when its browser closes (a client that just hangs up loses it).
+          await server.client.callTool({ name: 'browser_close', arguments: {} });
+        } finally {
+          await server.client.close();
+          await server.transport.exit;
+        }
+      }
+      assert.deepEqual(seen, ['set', 'yes'], `${side}: the second start reads what the first wrote`);
+      assert.ok(fs.readdirSync(profile).includes('Default'), `${side}: the profile is in the named dir`);
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });
 
 test('browser_get_config (--caps config) shows the launch the session really gets: the stealth switches, the executable, the viewport', async () => {

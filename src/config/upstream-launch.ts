@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseProxyUrl } from '../browser/proxy/proxy-url.ts';
 import { ConfigError } from './config-error.ts';
 import type { Config } from './settings.ts';
@@ -7,8 +8,9 @@ type LaunchOptions = NonNullable<NonNullable<UpstreamConfig['browser']>['launchO
 
 /**
  * The upstream's launch options (its config file, `--executable-path`,
- * `--proxy-server`) reach our launcher: the executable and the proxy become our
- * settings where ours are unset (a conflict is said once, naming the option;
+ * `--proxy-server`) and the config file's `browser.userDataDir` reach our
+ * launcher: the executable, the proxy and the profile become our settings
+ * where ours are unset (a conflict is said once, naming the option;
  * `channel` and `headless` are decided by --browser-engine and --headless). Returns the settings and the upstream config
  * without the options taken over.
  */
@@ -33,5 +35,12 @@ export function adoptLaunchOptions(config: Config, upstream: UpstreamConfig): { 
     }
   }
   delete launch.proxy;
-  return { config: adopted, upstream: { ...upstream, browser: { ...upstream.browser, launchOptions: launch } }, notes };
+  // A profile the config file keeps (logins, cookies): ours to open, as --user-data-dir's is.
+  const { userDataDir, ...browser } = upstream.browser ?? {};
+  if (userDataDir) {
+    const dir = path.resolve(userDataDir);
+    if (!config.userDataDir) adopted = { ...adopted, userDataDir: dir };
+    else if (path.resolve(config.userDataDir) !== dir) notes.push(`browser.userDataDir (${userDataDir}) is not used: --user-data-dir (${config.userDataDir}) wins.`);
+  }
+  return { config: adopted, upstream: { ...upstream, browser: { ...browser, launchOptions: launch } }, notes };
 }
