@@ -8,7 +8,7 @@ import { useSite, useTempDir } from './helpers/fixtures.ts';
 import { httpClient } from './helpers/http-server.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connect, RecordingStdioTransport, ROOT, runCli, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
-import { CHROMIUM } from './helpers/upstream-cli.ts';
+import { CHROMIUM, connectUpstream } from './helpers/upstream-cli.ts';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 
@@ -229,6 +229,39 @@ test("a Playwright MCP config file's launch options reach the launcher: executab
   assert.match(refused.stderr, /Proxy http:\/\/\*\*\*:\*\*\*@127\.0\.0\.1:1 .*failed its check: .*ECONNREFUSED/);
   assert.ok(!refused.stderr.includes('secret-pw'));
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a config file's context options and network filters", () => {
+  const site = useSite();
+  test('reach the page as under the upstream CLI with the same file: locale, timezone, user agent, viewport, geolocation, color scheme, blocked origins', async () => {
+    const dir = fs.mkdtempSync('/tmp/spm-ctxopts-');
+    const blocked = site.url.replace('127.0.0.1', 'localhost');
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, JSON.stringify({
+      browser: { contextOptions: { locale: 'de-DE', timezoneId: 'Asia/Tokyo', userAgent: 'ConfigAgent/1.0', viewport: { width: 800, height: 600 }, geolocation: { latitude: 10, longitude: 20 }, permissions: ['geolocation'], colorScheme: 'dark' } },
+      network: { blockedOrigins: [blocked] },
+    }));
+    const probe = `async () => JSON.stringify({
+      language: navigator.language, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, userAgent: navigator.userAgent, size: [innerWidth, innerHeight],
+      position: await new Promise((r) => navigator.geolocation.getCurrentPosition((p) => r([p.coords.latitude, p.coords.longitude]), (e) => r('error ' + e.code), { timeout: 3000 })),
+      dark: matchMedia('(prefers-color-scheme: dark)').matches,
+      blocked: await fetch('${blocked}/').then((r) => 'fetched ' + r.status, () => 'refused'),
+    })`;
+    const seen: Record<string, unknown> = {};
+    for (const side of ['upstream', 'ours'] as const) {
+      const server = side === 'upstream' ? await connectUpstream(dir, ['--config', file]) : await connect(testEnv(dir), ['--config', file]);
+      try {
+        await server.client.callTool({ name: 'browser_navigate', arguments: { url: site.url } });
+        const text = textOf(await server.client.callTool({ name: 'browser_evaluate', arguments: { function: probe } }));
+        seen[side] = JSON.parse(JSON.parse(/### Result\n(.*)/.exec(text)![1]!));
+      } finally {
+        await server.client.close();
+      }
+    }
+    assert.deepEqual(seen.upstream, { language: 'de-DE', timezone: 'Asia/Tokyo', userAgent: 'ConfigAgent/1.0', size: [800, 600], position: [10, 20], dark: true, blocked: 'refused' });
+    assert.deepEqual(seen.ours, seen.upstream);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });
 
 describe("a config file's browser.userDataDir", () => {

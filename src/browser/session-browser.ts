@@ -167,7 +167,7 @@ export class SessionBrowser {
     const licenceEnv = this.#plan.binary.launchEnv();
     const extras = this.#plan.extras;
     await extras?.beforeLaunch?.();
-    const env = { ...licenceEnv, ...extras?.env };
+    const env = { ...licenceEnv, ...this.#plan.stealth?.env, ...extras?.env };
     const quiet = this.#plan.quietRuntime ? { token: randomUUID(), console: this.#plan.consoleCapture } : undefined;
     const options: LaunchOptions & { executablePath: string } = {
       ...this.#plan.launch,

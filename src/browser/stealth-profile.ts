@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Config } from '../config/settings.ts';
+import { acceptLanguages } from './geoip/country-locale.ts';
 
 // The stealth build's own fingerprint flags (research §1.6). A stock Chromium
 // ignores switches it does not know, so a custom binary still starts with them.
@@ -10,6 +11,8 @@ export interface StealthProfile {
   timezone: string | null;
   locale: string | null;
   args: string[];
+  /** For the browser process: TZ, for a stock Chromium behind --binary-path (it ignores the fingerprint switches). */
+  env: Record<string, string>;
 }
 
 /** `seed`: drawn ahead when Chromium was started before the plan existed (spawn-ahead), else fresh. */
@@ -19,9 +22,15 @@ export function stealthProfile(config: Config, context: { locale?: string; timez
   const platform = process.platform === 'darwin' ? 'macos' : 'windows';
   const args = [`--fingerprint=${seed}`, `--fingerprint-platform=${platform}`];
   // Through flags, not CDP emulation: emulation is what detectors look for.
-  if (context.timezoneId) args.push(`--fingerprint-timezone=${context.timezoneId}`);
-  if (context.locale) args.push(`--lang=${context.locale}`, `--fingerprint-locale=${context.locale}`);
-  return { seed, platform, timezone: context.timezoneId ?? null, locale: context.locale ?? null, args };
+  // TZ and --accept-lang do the same for a stock Chromium, which ignores the
+  // fingerprint switches (and --lang on Linux), as for a GeoIP match (geoip/apply.ts).
+  const env: Record<string, string> = {};
+  if (context.timezoneId) {
+    args.push(`--fingerprint-timezone=${context.timezoneId}`);
+    env.TZ = context.timezoneId;
+  }
+  if (context.locale) args.push(`--lang=${context.locale}`, `--fingerprint-locale=${context.locale}`, `--accept-lang=${acceptLanguages(context.locale)}`);
+  return { seed, platform, timezone: context.timezoneId ?? null, locale: context.locale ?? null, args, env };
 }
 
 /** Later lists win per switch name (the part before `=`): defaults < user args. */
