@@ -264,6 +264,35 @@ describe("a config file's context options and network filters", () => {
   });
 });
 
+describe('--device', () => {
+  const site = useSite();
+  test('a phone reads as under the upstream CLI: user agent and its client hints (page and worker), screen, viewport, pixel ratio, touch', async () => {
+    const dir = fs.mkdtempSync('/tmp/spm-device-');
+    const probe = `async () => {
+      const worker = new Worker(URL.createObjectURL(new Blob(['postMessage([navigator.userAgent, navigator.userAgentData.mobile, navigator.userAgentData.platform])'], { type: 'text/javascript' })));
+      const inWorker = await new Promise((r) => (worker.onmessage = (e) => r(e.data)));
+      return JSON.stringify({ userAgent: navigator.userAgent, mobile: navigator.userAgentData.mobile, platform: navigator.userAgentData.platform, inWorker,
+        screen: [screen.width, screen.height], viewport: [innerWidth, innerHeight], ratio: devicePixelRatio, touch: navigator.maxTouchPoints, coarse: matchMedia('(pointer: coarse)').matches });
+    }`;
+    const seen: Record<string, { userAgent: string; mobile: boolean; platform: string; inWorker: unknown[] }> = {};
+    for (const side of ['upstream', 'ours'] as const) {
+      const args = ['--device', 'Pixel 7'];
+      const server = side === 'upstream' ? await connectUpstream(dir, args) : await connect(testEnv(dir), args);
+      try {
+        await server.client.callTool({ name: 'browser_navigate', arguments: { url: site.url } });
+        const text = textOf(await server.client.callTool({ name: 'browser_evaluate', arguments: { function: probe } }));
+        seen[side] = JSON.parse(JSON.parse(/### Result\n(.*)/.exec(text)![1]!));
+      } finally {
+        await server.client.close();
+      }
+    }
+    assert.match(seen.upstream!.userAgent, /Pixel 7/);
+    assert.deepEqual([seen.upstream!.mobile, seen.upstream!.platform, seen.upstream!.inWorker], [true, 'Android', [seen.upstream!.userAgent, true, 'Android']]);
+    assert.deepEqual(seen.ours, seen.upstream);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe("a config file's browser.userDataDir", () => {
   const site = useSite();
   test('keeps the profile between starts, as the upstream CLI keeps it with the same file', async () => {

@@ -49,10 +49,12 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
   const headed = config.headless === false;
   const switchContext = { headed, buildVersion: binary.stealthBuildVersion, userArgs, viewportSet: restContext.viewport !== undefined };
   const switches = stealthEngine ? applicableSwitches(switchContext) : [];
-  // One user agent everywhere: a launch switch reaches dedicated, shared and
-  // service workers, which a CDP override (context userAgent) does not.
+  // One user agent everywhere: a launch switch reaches every worker and
+  // request. A user agent the user set (--user-agent, --device, the config
+  // file) is also kept as the context's, as the upstream does: Playwright's
+  // override carries the matching client hints (mobile, platform: iOS for an
+  // iPhone), which the switch alone leaves at this host's (Linux, not mobile).
   const userAgent = restContext.userAgent ?? (config.headless !== false && binary.stealthBuildVersion === null && binary.version ? reducedUserAgent(binary.version) : undefined);
-  delete restContext.userAgent;
   if (userAgent) userArgs.push(`--user-agent=${userAgent}`);
   // The upstream's own default on the playwright engine; the vendor's on the stealth engine.
   const viewport = restContext.viewport !== undefined ? restContext.viewport : stealthEngine ? vendorViewport(switchContext) : headed ? null : { width: 1280, height: 720 };
