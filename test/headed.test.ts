@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -44,5 +46,61 @@ test('a session with headless false runs a headed browser on the display', async
   } finally {
     await server.stop();
     fs.rmSync(outputDir, { recursive: true, force: true });
+  }
+});
+
+// What a page reads of WebGL, posted back: an unautomated Chromium is read the same way.
+const WEBGL_PAGE = `<!doctype html><title>webgl</title><script>
+  const gl = document.createElement('canvas').getContext('webgl');
+  const info = gl && gl.getExtension('WEBGL_debug_renderer_info');
+  const seen = gl ? String(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER)) : 'no webgl';
+  fetch('/report', { method: 'POST', body: seen }).then(() => (document.title = 'reported'));
+</script>`;
+
+test('headed on a stock Chromium, WebGL reads as on an unautomated one under the same display (no software renderer shown by name)', async () => {
+  const reports: string[] = [];
+  const waiters: ((seen: string) => void)[] = [];
+  const page = http.createServer((req, res) => {
+    if (req.method === 'POST') {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        reports.push(body);
+        waiters.shift()?.(body);
+        res.end();
+      });
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html' }).end(WEBGL_PAGE);
+  });
+  await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/webgl`;
+  const report = () => Promise.race([new Promise<string>((resolve) => waiters.push(resolve)), new Promise<string>((_, reject) => setTimeout(() => reject(new Error('no report within 20 s')), 20_000))]);
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-control-'));
+  const outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-headed-webgl-'));
+  try {
+    const controlSeen = report();
+    const control = spawn(process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium', ['--no-sandbox', '--no-first-run', '--disable-background-networking', `--user-data-dir=${profile}`, url], { stdio: 'ignore', detached: true, env: { ...process.env, DISPLAY: display } });
+    const unautomated = await controlSeen.finally(() => {
+      try {
+        process.kill(-control.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    });
+    const server = await startHttpServer(testEnv(outputDir, { DISPLAY: display }));
+    try {
+      const headed = await httpClient(server.url, { headers: { 'x-stealth-session-headless': 'false' } });
+      const oursSeen = report();
+      await headed.client.callTool({ name: 'browser_navigate', arguments: { url } });
+      assert.equal(await oursSeen, unautomated);
+      assert.doesNotMatch(unautomated, /SwiftShader/i);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    page.close();
+    fs.rmSync(outputDir, { recursive: true, force: true });
+    fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 });

@@ -31,8 +31,12 @@ const userHas = (ctx: SwitchContext, name: string) => ctx.userArgs.some((a) => a
 export const STEALTH_SWITCHES: SwitchRule[] = [
   {
     switch: '--ignore-gpu-blocklist',
-    why: 'headed under Xvfb or in a container the GPU blocklist leaves no WebGL, a strong bot signal (vendor args.ts)',
-    applies: (ctx) => ctx.headed,
+    why: 'headed under Xvfb or in a container the GPU blocklist leaves no WebGL, a strong bot signal (vendor args.ts); the build reports its fingerprint GPU, not the software renderer',
+    // A stock Chromium would then show WebGL on a software renderer by name
+    // (llvmpipe, SwiftShader), which detectors flag (headless-detector) and an
+    // unautomated one under the same display does not have: it keeps the
+    // blocklist, as that one does.
+    applies: (ctx) => ctx.headed && ctx.buildVersion !== null,
   },
   {
     switch: '--start-maximized',
