@@ -9,7 +9,8 @@ import { startToolSite, type ToolSite } from './helpers/tool-site.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 // The same MCP call sequence, every capability on, sent to the upstream CLI
-// and to our server (stdio, default engine, Debian Chromium): results must
+// and to our server (stdio, default settings: humanised input, the quiet
+// runtime; Debian Chromium): results must
 // read the same after ids, ports, paths and times are normalised. Differences
 // that remain are listed in docs/playwright-mcp-compat.md with their reason.
 const CAPS = ['--caps', 'vision,pdf,devtools,network,storage,testing'];
@@ -81,7 +82,7 @@ describe('side by side with the upstream CLI: the same calls read the same', () 
       fs.writeFileSync(path.join(d, 'upload.txt'), 'upload me\n');
     }
     const a = await connectUpstream(upstreamDir, [...CAPS, '--allow-unrestricted-file-access']);
-    const b = await connect(testEnv(oursDir, { STEALTH_PLAYWRIGHT_MCP_HUMANIZE: 'false' }), [...CAPS, '--allow-unrestricted-file-access', '--output-dir', oursDir]);
+    const b = await connect(testEnv(oursDir), [...CAPS, '--allow-unrestricted-file-access', '--output-dir', oursDir]);
     servers.push(a, b);
     upstream = await runSteps(a.client, STEPS, site.url, upstreamDir);
     ours = await runSteps(b.client, STEPS, site.url, oursDir);
