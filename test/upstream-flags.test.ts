@@ -231,6 +231,22 @@ test("a Playwright MCP config file's launch options reach the launcher: executab
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** What a probe page function returns (JSON text) on the upstream CLI and on ours, both started with these args. */
+async function probeBothSides(url: string, args: string[], probe: string, dir: string): Promise<Record<'upstream' | 'ours', unknown>> {
+  const seen: Record<string, unknown> = {};
+  for (const side of ['upstream', 'ours'] as const) {
+    const server = side === 'upstream' ? await connectUpstream(dir, args) : await connect(testEnv(dir), args);
+    try {
+      await server.client.callTool({ name: 'browser_navigate', arguments: { url } });
+      const text = textOf(await server.client.callTool({ name: 'browser_evaluate', arguments: { function: probe } }));
+      seen[side] = JSON.parse(JSON.parse(/### Result\n(.*)/.exec(text)![1]!));
+    } finally {
+      await server.client.close();
+    }
+  }
+  return seen as Record<'upstream' | 'ours', unknown>;
+}
+
 describe("a config file's context options and network filters", () => {
   const site = useSite();
   test('reach the page as under the upstream CLI with the same file: locale, timezone, user agent, viewport, geolocation, color scheme, blocked origins', async () => {
@@ -247,17 +263,7 @@ describe("a config file's context options and network filters", () => {
       dark: matchMedia('(prefers-color-scheme: dark)').matches,
       blocked: await fetch('${blocked}/').then((r) => 'fetched ' + r.status, () => 'refused'),
     })`;
-    const seen: Record<string, unknown> = {};
-    for (const side of ['upstream', 'ours'] as const) {
-      const server = side === 'upstream' ? await connectUpstream(dir, ['--config', file]) : await connect(testEnv(dir), ['--config', file]);
-      try {
-        await server.client.callTool({ name: 'browser_navigate', arguments: { url: site.url } });
-        const text = textOf(await server.client.callTool({ name: 'browser_evaluate', arguments: { function: probe } }));
-        seen[side] = JSON.parse(JSON.parse(/### Result\n(.*)/.exec(text)![1]!));
-      } finally {
-        await server.client.close();
-      }
-    }
+    const seen = await probeBothSides(site.url, ['--config', file], probe, dir);
     assert.deepEqual(seen.upstream, { language: 'de-DE', timezone: 'Asia/Tokyo', userAgent: 'ConfigAgent/1.0', size: [800, 600], position: [10, 20], dark: true, blocked: 'refused' });
     assert.deepEqual(seen.ours, seen.upstream);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -274,20 +280,9 @@ describe('--device', () => {
       return JSON.stringify({ userAgent: navigator.userAgent, mobile: navigator.userAgentData.mobile, platform: navigator.userAgentData.platform, inWorker,
         screen: [screen.width, screen.height], viewport: [innerWidth, innerHeight], ratio: devicePixelRatio, touch: navigator.maxTouchPoints, coarse: matchMedia('(pointer: coarse)').matches });
     }`;
-    const seen: Record<string, { userAgent: string; mobile: boolean; platform: string; inWorker: unknown[] }> = {};
-    for (const side of ['upstream', 'ours'] as const) {
-      const args = ['--device', 'Pixel 7'];
-      const server = side === 'upstream' ? await connectUpstream(dir, args) : await connect(testEnv(dir), args);
-      try {
-        await server.client.callTool({ name: 'browser_navigate', arguments: { url: site.url } });
-        const text = textOf(await server.client.callTool({ name: 'browser_evaluate', arguments: { function: probe } }));
-        seen[side] = JSON.parse(JSON.parse(/### Result\n(.*)/.exec(text)![1]!));
-      } finally {
-        await server.client.close();
-      }
-    }
-    assert.match(seen.upstream!.userAgent, /Pixel 7/);
-    assert.deepEqual([seen.upstream!.mobile, seen.upstream!.platform, seen.upstream!.inWorker], [true, 'Android', [seen.upstream!.userAgent, true, 'Android']]);
+    const seen = (await probeBothSides(site.url, ['--device', 'Pixel 7'], probe, dir)) as Record<'upstream' | 'ours', { userAgent: string; mobile: boolean; platform: string; inWorker: unknown[] }>;
+    assert.match(seen.upstream.userAgent, /Pixel 7/);
+    assert.deepEqual([seen.upstream.mobile, seen.upstream.platform, seen.upstream.inWorker], [true, 'Android', [seen.upstream.userAgent, true, 'Android']]);
     assert.deepEqual(seen.ours, seen.upstream);
     fs.rmSync(dir, { recursive: true, force: true });
   });
