@@ -163,7 +163,7 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     const nav = await d.go('/history-flood');
     assert.deepEqual(d.slow, []);
     const tabs = await d.call('browser_tabs', { action: 'list' });
-    t.diagnostic(`navigate took ${d.durations[0]} ms; ${nav.match(/Note: .*/)?.[0] ?? 'no note'}`);
+    t.diagnostic(`navigate took ${d.durations[0]} ms, browser_tabs then ${d.durations[1]} ms; ${nav.match(/Note: .*/)?.[0] ?? 'no note'}`);
     if (/it was closed so this session can go on/.test(nav)) assert.doesNotMatch(tabs, /history-flood/, 'said closed, yet still listed');
     else if (/still closing it/.test(nav)) assert.match(tabs, /history-flood/);
     else assert.match(nav, /Page URL: \S+\/history-flood/, `neither loaded nor a note: ${nav}`);
