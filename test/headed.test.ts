@@ -7,7 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { httpClient, startHttpServer } from './helpers/http-server.ts';
-import { testEnv, textOf } from './helpers/server.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { commandLine, descendants } from './helpers/processes.ts';
+import { closeAll, connect, RecordingStdioTransport, ROOT, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { CHROMIUM } from './helpers/upstream-cli.ts';
 import { startSite, type Site } from './helpers/site.ts';
 
 let xvfb: ChildProcess;
@@ -102,5 +105,41 @@ test('headed on a stock Chromium, WebGL reads as on an unautomated one under the
     page.close();
     fs.rmSync(outputDir, { recursive: true, force: true });
     fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  }
+});
+
+// Over stdio the upstream CLI runs headed where there is a display, unless told
+// --headless (its config file's launchOptions.headless decides too): so do we.
+test('stdio on a display, no --headless: headed, as the upstream CLI with the same command line; --headless: headless', async () => {
+  const outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-stdio-headed-'));
+  const browserMain = (pid: number) => descendants(pid).map(commandLine).find((line) => line.includes('--remote-debugging-pipe') && !line.includes('--type='));
+  const headedOf = async (server: Connected): Promise<boolean> => {
+    await server.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/ua` } });
+    const line = browserMain(server.transport.pid!);
+    assert.ok(line, 'a browser runs');
+    return !line.includes('--headless');
+  };
+  const upstreamArgs = (extra: string[]) => [path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'), '--browser', 'chromium', '--executable-path', CHROMIUM, '--isolated', '--no-sandbox', '--output-dir', outputDir, ...extra];
+  const upstream = async (extra: string[]): Promise<Connected> => {
+    const transport = new RecordingStdioTransport(process.execPath, upstreamArgs(extra), { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', DISPLAY: display });
+    const client = new Client({ name: 'stealth-test-client', version: '1.0.0' });
+    await client.connect(transport);
+    return { client, transport };
+  };
+  const seen: Record<string, boolean> = {};
+  try {
+    for (const [label, extra] of [['default', []], ['--headless', ['--headless']]] as const) {
+      for (const side of ['upstream', 'ours'] as const) {
+        const server = side === 'upstream' ? await upstream([...extra]) : await connect(testEnv(outputDir, { DISPLAY: display }), [...extra]);
+        try {
+          seen[`${side} ${label}`] = await headedOf(server);
+        } finally {
+          await closeAll([server]);
+        }
+      }
+    }
+    assert.deepEqual(seen, { 'upstream default': true, 'ours default': true, 'upstream --headless': false, 'ours --headless': false });
+  } finally {
+    fs.rmSync(outputDir, { recursive: true, force: true });
   }
 });

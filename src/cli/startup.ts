@@ -23,7 +23,8 @@ export function readConfig(rawArgs: readonly string[], commandFlags: Record<stri
   for (const warning of unknownOwnEnv(process.env)) log.warn(warning);
   for (const note of flags.upstream.notes) log.warn(note);
   const outputDirGiven = flags.settings.outputDir !== undefined || Boolean(process.env[settings.outputDir.env]);
-  return { config, commandFlags: flags.command, upstream: { argv: flags.upstream.argv, outputDirGiven }, log };
+  const headlessGiven = flags.settings.headless !== undefined || Boolean(process.env[settings.headless.env]);
+  return { config, commandFlags: flags.command, upstream: { argv: flags.upstream.argv, outputDirGiven, headlessGiven }, log };
 }
 
 /** Our settings plus the upstream's view of PLAYWRIGHT_MCP_*. */

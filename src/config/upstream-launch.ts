@@ -11,7 +11,8 @@ type LaunchOptions = NonNullable<NonNullable<UpstreamConfig['browser']>['launchO
  * `--proxy-server`) and the config file's `browser.userDataDir` reach our
  * launcher: the executable, the proxy and the profile become our settings
  * where ours are unset (a conflict is said once, naming the option;
- * `channel` and `headless` are decided by --browser-engine and --headless). Returns the settings and the upstream config
+ * `channel` is decided by --browser-engine; `headless` is the upstream's where
+ * --headless was not given). Returns the settings and the upstream config
  * without the options taken over.
  */
 export function adoptLaunchOptions(config: Config, upstream: UpstreamConfig): { config: Config; upstream: UpstreamConfig; notes: string[] } {
@@ -35,6 +36,8 @@ export function adoptLaunchOptions(config: Config, upstream: UpstreamConfig): { 
     }
   }
   delete launch.proxy;
+  // Over stdio without --headless the upstream decided (resolveUpstreamConfig): its choice is ours.
+  if (typeof launch.headless === 'boolean' && launch.headless !== config.headless) adopted = { ...adopted, headless: launch.headless };
   // A profile the config file keeps (logins, cookies): ours to open, as --user-data-dir's is.
   const { userDataDir, ...browser } = upstream.browser ?? {};
   if (userDataDir) {

@@ -23,6 +23,12 @@ export function attaching(upstream: UpstreamConfig): boolean {
   return Boolean(upstream.browser?.cdpEndpoint || upstream.browser?.remoteEndpoint);
 }
 
+async function upstreamHeadless(tools: CoreBundleTools, cliOptions: Record<string, unknown>, env: Env, fallback: boolean): Promise<boolean> {
+  const resolved = await tools.resolveCLIConfigForMCP(cliOptions, env).catch(() => undefined);
+  const headless = resolved?.browser?.launchOptions?.headless;
+  return typeof headless === 'boolean' ? headless : fallback;
+}
+
 /** Whether the resolved viewport is the upstream's default: it follows headless, which a set one does not. */
 async function viewportDefaulted(tools: CoreBundleTools, cliOptions: Record<string, unknown>, env: Env, viewport: unknown): Promise<boolean> {
   const other = await tools.resolveCLIConfigForMCP({ ...cliOptions, headless: !cliOptions.headless }, env).catch(() => undefined);
@@ -132,6 +138,8 @@ export interface UpstreamInputs {
   argv?: readonly string[];
   /** The output dir was given (flag or env); otherwise the upstream's default applies over stdio. */
   outputDirGiven?: boolean;
+  /** --headless or PLAYWRIGHT_MCP_HEADLESS was given; otherwise over stdio the upstream decides, as its CLI does. */
+  headlessGiven?: boolean;
 }
 
 export async function resolveUpstreamConfig(config: Config, env: Env, inputs: UpstreamInputs = {}): Promise<UpstreamConfig> {
@@ -142,9 +150,14 @@ export async function resolveUpstreamConfig(config: Config, env: Env, inputs: Up
   const stdio = config.transport === 'stdio';
   // Over stdio an output dir nobody gave is the upstream's own default (relative to the working directory).
   const outputDir = inputs.outputDirGiven || !stdio ? { outputDir: config.outputDir } : {};
-  const cliOptions = { ...fromFlags, browser: 'chromium', headless: config.headless, ...outputDir };
-  let resolved: UpstreamConfig;
   const filtered = upstreamEnv(env, config);
+  // Over stdio, headless unless asked otherwise is the upstream CLI's choice:
+  // the config file's launchOptions.headless, else headed where there is a
+  // display (not on Linux without DISPLAY). Over HTTP the process default stays
+  // headless (a session asks for a window itself).
+  const headless = stdio && inputs.headlessGiven === false ? await upstreamHeadless(tools, { ...fromFlags, browser: 'chromium', ...outputDir }, filtered, config.headless) : config.headless;
+  const cliOptions = { ...fromFlags, browser: 'chromium', headless, ...outputDir };
+  let resolved: UpstreamConfig;
   try {
     resolved = await tools.resolveCLIConfigForMCP(cliOptions, filtered);
   } catch (error) {

@@ -17,7 +17,7 @@ export const browserSettings = {
     env: 'PLAYWRIGHT_MCP_HEADLESS',
     kind: boolean,
     default: 'true',
-    help: 'Run the browser without a window',
+    help: 'Run the browser without a window. Unset over stdio, the upstream CLI\'s choice applies: the config file\'s `launchOptions.headless`, else a window where there is a display (Linux: `DISPLAY` set); over HTTP the default',
     section: 'browser',
   }),
   binaryPath: setting({
