@@ -179,3 +179,25 @@ describe("a config file's browser.userDataDir", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe("a config file's contextOptions.recordHar", () => {
+  const site = useSite();
+  test('writes the HAR when the browser closes, as the upstream CLI does with the same file', async () => {
+    const dir = fs.mkdtempSync('/tmp/spm-har-');
+    for (const side of ['upstream', 'ours'] as const) {
+      const har = path.join(dir, `${side}.har`);
+      const file = path.join(dir, `${side}.json`);
+      fs.writeFileSync(file, JSON.stringify({ browser: { contextOptions: { recordHar: { path: har } } } }));
+      const server = side === 'upstream' ? await connectUpstream(dir, ['--config', file]) : await connect(testEnv(dir), ['--config', file]);
+      try {
+        await server.client.callTool({ name: 'browser_navigate', arguments: { url: site.url } });
+        await server.client.callTool({ name: 'browser_close', arguments: {} });
+      } finally {
+        await server.client.close();
+      }
+      const entries = (JSON.parse(fs.readFileSync(har, 'utf8')) as { log: { entries: { request: { url: string } }[] } }).log.entries;
+      assert.ok(entries.some((e) => e.request.url.startsWith(site.url)), `${side}: the HAR holds the page's request`);
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -11,6 +11,7 @@ import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
 import path from 'node:path';
 import { makeDir } from '../fs/make-dir.ts';
 import { closeUnresponsivePages, NO_HUNG_PAGES, type HungPages } from './hang-recovery.ts';
+import { withDeadline } from './deadline.ts';
 import { LICENCE_STATUS_ENV, licenceRefusal } from './licence-exit.ts';
 import { enableHumanize } from './humanize.ts';
 import { guardDownloads } from './download-guard.ts';
@@ -25,6 +26,9 @@ import { quietRuntimeArg } from './quiet-runtime/switch.ts';
 import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
 import { randomUUID } from 'node:crypto';
 import { flushConsoleBeforeReads } from './quiet-runtime/console-flush.ts';
+
+/** How long closing a browser's contexts may take before the browser itself is closed. */
+const CONTEXT_CLOSE_MS = 5_000;
 
 /** How a session adds to each launch (CDP debugging port), holds its licence seat and hears of a browser's end. */
 export interface BrowserHooks {
@@ -271,6 +275,10 @@ export class SessionBrowser {
     this.#release = undefined;
     // An attached browser is not ours: release what we created, never close it.
     if (release) return void (await release());
+    // Contexts first, as the upstream's close does: a context writes its HAR
+    // (contextOptions.recordHar) and finishes its videos when it closes, not
+    // when its browser goes. Bounded: a stuck renderer must not hold a close.
+    if (browser && !persistent) await withDeadline(Promise.all(browser.contexts().map((context) => context.close().catch(() => {}))), CONTEXT_CLOSE_MS);
     await (persistent ?? browser)?.close().catch(() => {});
   }
 
