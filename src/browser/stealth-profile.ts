@@ -21,16 +21,25 @@ export function stealthProfile(config: Config, context: { locale?: string; timez
   // The vendor presents Linux and Windows hosts as Windows, macOS as macOS.
   const platform = process.platform === 'darwin' ? 'macos' : 'windows';
   const args = [`--fingerprint=${seed}`, `--fingerprint-platform=${platform}`];
-  // Through flags, not CDP emulation: emulation is what detectors look for.
-  // TZ and --accept-lang do the same for a stock Chromium, which ignores the
-  // fingerprint switches (and --lang on Linux), as for a GeoIP match (geoip/apply.ts).
+  const identity = identitySwitches(context.timezoneId ?? null, context.locale ?? null);
+  return { seed, platform, timezone: context.timezoneId ?? null, locale: context.locale ?? null, args: [...args, ...identity.args], env: identity.env };
+}
+
+/**
+ * A timezone and locale on the stealth engine (explicit, or from a GeoIP
+ * match): through the build's flags, not CDP emulation, which is what
+ * detectors look for; TZ and --accept-lang do the same for a stock Chromium,
+ * which ignores the fingerprint switches (and --lang on Linux).
+ */
+export function identitySwitches(timezone: string | null, locale: string | null): { args: string[]; env: Record<string, string> } {
+  const args: string[] = [];
   const env: Record<string, string> = {};
-  if (context.timezoneId) {
-    args.push(`--fingerprint-timezone=${context.timezoneId}`);
-    env.TZ = context.timezoneId;
+  if (timezone) {
+    args.push(`--fingerprint-timezone=${timezone}`);
+    env.TZ = timezone;
   }
-  if (context.locale) args.push(`--lang=${context.locale}`, `--fingerprint-locale=${context.locale}`, `--accept-lang=${acceptLanguages(context.locale)}`);
-  return { seed, platform, timezone: context.timezoneId ?? null, locale: context.locale ?? null, args, env };
+  if (locale) args.push(`--lang=${locale}`, `--fingerprint-locale=${locale}`, `--accept-lang=${acceptLanguages(locale)}`);
+  return { args, env };
 }
 
 /** Later lists win per switch name (the part before `=`): defaults < user args. */

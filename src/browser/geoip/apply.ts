@@ -1,6 +1,6 @@
 import type { LaunchPlan } from '../launch-options.ts';
 import type { LaunchExtras } from '../launch-extras.ts';
-import { acceptLanguages } from './country-locale.ts';
+import { identitySwitches } from '../stealth-profile.ts';
 import type { GeoMatch } from './match.ts';
 
 export interface AppliedGeo {
@@ -26,11 +26,9 @@ export function applyGeo(match: GeoMatch, plan: LaunchPlan, extras: LaunchExtras
   const locale = explicitLocale ? null : match.locale;
   let webrtcIp: string | null = null;
   if (plan.stealth) {
-    if (timezone) {
-      extras.args.push(`--fingerprint-timezone=${timezone}`);
-      extras.env.TZ = timezone;
-    }
-    if (locale) extras.args.push(`--lang=${locale}`, `--fingerprint-locale=${locale}`, `--accept-lang=${acceptLanguages(locale)}`);
+    const identity = identitySwitches(timezone, locale);
+    extras.args.push(...identity.args);
+    Object.assign(extras.env, identity.env);
     if (stealthBuild) {
       webrtcIp = match.exitIp;
       extras.args.push(`--fingerprint-webrtc-ip=${match.exitIp}`);
