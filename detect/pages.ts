@@ -103,6 +103,10 @@ setTimeout(async () => {
     w.onmessage = (e) => resolve(e.data);
     setTimeout(() => resolve(false), 2000);
   });
+  // An unautomated Chromium drops state changes past ~200 in a burst (IPC flooding protection).
+  let pushed = 0;
+  for (let i = 0; i < 300; i++) { history.pushState({}, '', '?n=' + i); if (location.search === '?n=' + i) pushed++; }
+  history.replaceState({}, '', location.pathname);
   const automationGlobals = Object.getOwnPropertyNames(window).filter((name) => /playwright|__pw|puppeteer|cdc_|selenium|webdriver/i.test(name));
   const signals = {
     webdriver: navigator.webdriver === true,
@@ -116,6 +120,7 @@ setTimeout(async () => {
     consoleNotNative: !/\\[native code\\]/.test(Function.prototype.toString.call(console.log)),
     automationViewport: innerWidth === 1280 && innerHeight === 720,
     outerEqualsInner: outerHeight === innerHeight && outerWidth === innerWidth,
+    historyUnthrottled: pushed === 300,
   };
   report({ flagged: Object.values(signals).some(Boolean), signals });
 }, 2500);

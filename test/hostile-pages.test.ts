@@ -153,20 +153,20 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     assert.match(await d.call('browser_snapshot'), /Calm/);
   });
 
-  // Both sides time out on this page, call after call (the upstream's navigation
-  // tracking never settles). Ours answers within the same bound with a note
-  // that says what became of the page: closed, or still being closed by a
-  // browser whose renderer is flooded; never "closed" while its tab is listed.
-  test('a page flooding its history: the call ends in time, the note says truthfully whether the page is closed (ours)', { timeout: 150_000 }, async (t) => {
+  // With Playwright's defaults (IPC flooding protection off) this page swamps
+  // the browser process: every call times out, and even its tab cannot be
+  // closed. Ours keeps the protection of an unautomated Chromium
+  // (history-throttle.test.ts): the page is throttled, loads, and the session goes on.
+  test('a page flooding its history: it loads, throttled, and the session goes on (ours)', { timeout: 150_000 }, async (t) => {
     const server = await own(t, 'history-flood', TIMEOUTS);
     const d = new Driver(server.client, site);
     const nav = await d.go('/history-flood');
-    assert.deepEqual(d.slow, []);
-    const tabs = await d.call('browser_tabs', { action: 'list' });
-    t.diagnostic(`navigate took ${d.durations[0]} ms, browser_tabs then ${d.durations[1]} ms; ${nav.match(/Note: .*/)?.[0] ?? 'no note'}`);
-    if (/it was closed so this session can go on/.test(nav)) assert.doesNotMatch(tabs, /history-flood/, 'said closed, yet still listed');
-    else if (/still closing it/.test(nav)) assert.match(tabs, /history-flood/);
-    else assert.match(nav, /Page URL: \S+\/history-flood/, `neither loaded nor a note: ${nav}`);
+    t.diagnostic(`navigate took ${d.durations[0]} ms; ${nav.match(/Note: .*/)?.[0] ?? 'no note'}`);
+    assert.match(nav, /Page URL: \S+\/history-flood/);
+    assert.doesNotMatch(nav, /### Error/);
+    await d.go('/calm');
+    assert.match(await d.call('browser_snapshot'), /Calm/);
+    assert.match(await d.call('browser_tabs', { action: 'list' }), /^- 0: \(current\) \[Calm page\]/m);
     assert.deepEqual(d.slow, []);
   });
 
@@ -285,7 +285,9 @@ describe('hostile pages: every tool call returns, says what happened as upstream
       const d = new Driver(server.client, site);
       const started = Date.now();
       const { tabs } = await flood(d);
-      const usable = /Calm/.test(await d.call('browser_snapshot'));
+      const after = await d.call('browser_snapshot');
+      const usable = /Calm/.test(after);
+      if (!usable) t.diagnostic(`${label}: the snapshot after the flood read: ${after.slice(0, 600)}`);
       t.diagnostic(`${label} | 500 popups | ${Date.now() - started} ms in all | longest call ${Math.max(...d.durations)} ms | ${tabs} tabs after the flood | usable after: ${usable ? 'yes' : 'no'} | ${d.slow.length} calls past ${CALL_BOUND_MS} ms or unanswered`);
       if (label === 'ours') {
         assert.deepEqual(d.slow, []);

@@ -4,6 +4,8 @@ import { loadedCoreBundle } from '../playwright-bundles.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
 import { rememberedFact } from './executable-facts.ts';
+import { readTestOverrides } from './build-store/test-overrides.ts';
+import type { Logger } from '../log.ts';
 
 // The real stealth build hides the CDP console domain, so Playwright (and the
 // upstream's browser_console_messages) sees no console messages. When the
@@ -188,4 +190,17 @@ export async function enableConsoleFallback(context: BrowserContext, ignoreNativ
   patchTab(ignoreNative);
   enabled.add(context);
   await context.addInitScript(recorder, STORE);
+}
+
+/**
+ * Installs the recorder where it is needed: only a build that hides console
+ * messages from the driver needs it; on any other it would be an in-page
+ * trace for nothing. True when it runs.
+ */
+export async function setUpConsoleFallback(browser: Browser, context: BrowserContext, o: { executablePath: string; cacheDir?: string; flush?: () => Promise<void>; log: Logger }): Promise<boolean> {
+  const forced = readTestOverrides(process.env, o.log).consoleFallbackOnly;
+  const needed = forced || !(await consoleReachesDriver(browser, o.executablePath, o.cacheDir, o.flush));
+  if (needed) await enableConsoleFallback(context, forced);
+  else o.log.debug("console fallback not needed: the driver hears this build's console messages");
+  return needed;
 }

@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { askClose, closeAskedFor } from './closing-pages.ts';
 import { withDeadline } from './deadline.ts';
 
 const PROBE_MS = 1000;
@@ -6,8 +7,6 @@ const PROBE_MS = 1000;
 // (measured: ~520 ms for an endless loop); a page that takes longer is kept
 // busy rather than stuck, and is left closing in the background.
 const CLOSE_MS = 2000;
-
-const closeAsked = new WeakSet<Page>();
 
 type PageState = 'answers' | 'stuck' | 'rootless' | 'reloading';
 
@@ -68,16 +67,16 @@ export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], rootless: [],
  */
 export async function closeUnresponsivePages(context: BrowserContext, probeMs = PROBE_MS): Promise<HungPages> {
   const pages = context.pages().filter((page) => !page.isClosed());
-  // A page an earlier check already asked to close is neither probed nor waited for again.
-  const already = pages.filter((page) => closeAsked.has(page));
-  const states = await Promise.all(pages.map((page) => (closeAsked.has(page) ? 'answers' : probe(context, page, probeMs))));
+  // A page already asked to close (by an earlier check, or as a popup past
+  // --max-pages) is not probed; one an earlier check asked is not waited for again.
+  const already = pages.filter((page) => closeAskedFor(page) === 'unresponsive');
+  const states = await Promise.all(pages.map((page) => (closeAskedFor(page) ? 'answers' : probe(context, page, probeMs))));
   const hung = pages.filter((_, i) => states[i] === 'stuck');
   const urlsIn = (state: PageState) => pages.filter((_, i) => states[i] === state).map((page) => page.url());
-  for (const page of hung) closeAsked.add(page);
   const urls = new Map([...already, ...hung].map((page) => [page, page.url()]));
-  await withDeadline(Promise.all(hung.map((page) => page.close({ runBeforeUnload: false }).catch(() => {}))), CLOSE_MS);
+  await withDeadline(Promise.all(hung.map((page) => askClose(page, 'unresponsive'))), CLOSE_MS);
   const closing = [...already, ...hung].filter((page) => !page.isClosed());
-  if (hung.length && context.pages().every((page) => closeAsked.has(page))) {
+  if (hung.length && context.pages().every((page) => closeAskedFor(page))) {
     const blank = context.newPage().catch(() => undefined);
     // While a close is still under way the call has waited long enough: the tab comes when it comes.
     if (!closing.length) await withDeadline(blank, CLOSE_MS);

@@ -37,8 +37,11 @@ export interface LaunchPlan {
 // context), so the bridge must add it: no navigator.webdriver, an explicit
 // headless, Chromium only.
 const AUTOMATION_CONTROLLED_OFF = '--disable-blink-features=AutomationControlled';
-// Playwright defaults that give automation away on the stealth engine.
-const STEALTH_IGNORED_DEFAULTS = ['--enable-automation', '--enable-unsafe-swiftshader'];
+// Playwright defaults that give automation away on the stealth engine. Without
+// IPC flooding protection a page's history.pushState loop is never throttled
+// (a page can count that) and swamps the browser process itself, so no tab
+// of the session can even be closed.
+const STEALTH_IGNORED_DEFAULTS = ['--enable-automation', '--enable-unsafe-swiftshader', '--disable-ipc-flooding-protection'];
 
 export function launchPlan(config: Config, upstream: UpstreamConfig, binary: BrowserBinary, seed?: number): LaunchPlan {
   const fromUpstream = upstream.browser?.launchOptions ?? {};

@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { askClose, closeAskedFor } from './closing-pages.ts';
 
 /**
  * Closes every popup a page opens once the context holds `maxPages` tabs (a
@@ -8,14 +9,12 @@ import type { BrowserContext, Page } from 'playwright-core';
  * hears each, so the next tool result can say so.
  */
 export function guardPages(context: BrowserContext, maxPages: number, onClosed: (url: string) => void): void {
-  // Pages we are closing still appear in context.pages() until their close event.
-  const closing = new WeakSet<Page>();
-  const open = () => context.pages().filter((page) => !page.isClosed() && !closing.has(page)).length;
+  // Pages being closed still appear in context.pages() until their close event.
+  const open = () => context.pages().filter((page) => !page.isClosed() && !closeAskedFor(page)).length;
   const onPopup = (popup: Page) => {
     if (open() <= maxPages) return;
-    closing.add(popup);
     onClosed(popup.url());
-    void popup.close({ runBeforeUnload: false }).catch(() => {});
+    void askClose(popup, 'excess');
   };
   const watch = (page: Page) => page.on('popup', onPopup);
   for (const page of context.pages()) watch(page);

@@ -3,8 +3,7 @@ import { chromium } from '../playwright-bundles.ts';
 import { ensureDisplay } from '../container/ensure-display.ts';
 import type { Logger } from '../log.ts';
 import { metrics } from '../metrics/metrics.ts';
-import { readTestOverrides } from './build-store/test-overrides.ts';
-import { consoleReachesDriver, enableConsoleFallback } from './console-fallback.ts';
+import { setUpConsoleFallback } from './console-fallback.ts';
 import { settleOutsidePages } from './settle-wait.ts';
 import { formatRaceStacksLazily } from './lazy-race-stack.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
@@ -16,6 +15,7 @@ import { LICENCE_STATUS_ENV, licenceRefusal } from './licence-exit.ts';
 import { enableHumanize } from './humanize.ts';
 import { guardDownloads } from './download-guard.ts';
 import { guardPages } from './page-guard.ts';
+import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { mergeArgs } from './stealth-profile.ts';
 import { mergeFeatureSwitchesAtSpawn } from './chromium-features.ts';
@@ -222,7 +222,8 @@ export class SessionBrowser {
     this.#quiet = quiet ? takeQuietRuntime(quiet.token) : undefined;
     // Nothing to flush when the page's console is never read.
     if (this.#quiet && quiet?.console) flushConsoleBeforeReads(context, this.#quiet);
-    if (this.#plan.consoleFallback) await this.#maybeConsoleFallback(browser, context, executablePath);
+    const quietNow = this.#quiet;
+    if (this.#plan.consoleFallback) this.#consoleFallbackActive = await setUpConsoleFallback(browser, context, { executablePath, cacheDir: this.#plan.binary.cacheDir, flush: quietNow && (() => quietNow.flush()), log: this.#log });
     if (this.#plan.humanize) enableHumanize(context);
     settleOutsidePages();
     formatRaceStacksLazily();
@@ -238,17 +239,6 @@ export class SessionBrowser {
     return context;
   }
 
-  // Only a build that hides console messages from the driver needs the
-  // recorder; on any other it would be an in-page trace for nothing.
-  async #maybeConsoleFallback(browser: Browser, context: BrowserContext, executablePath: string): Promise<void> {
-    const forced = readTestOverrides(process.env, this.#log).consoleFallbackOnly;
-    const quiet = this.#quiet;
-    const needed = forced || !(await consoleReachesDriver(browser, executablePath, this.#plan.binary.cacheDir, quiet && (() => quiet.flush())));
-    this.#consoleFallbackActive = needed;
-    if (needed) await enableConsoleFallback(context, forced);
-    else this.#log.debug('console fallback not needed: the driver hears this build\'s console messages');
-  }
-
   /** What the browser's guards did since the last call (downloads cancelled, tabs closed); then forgotten. */
   takeNotes(): string[] {
     // One note for a burst of tabs, however many it tried to open.
@@ -259,9 +249,29 @@ export class SessionBrowser {
 
   /** Closes pages whose renderer hangs (no answer within probeMs) and names pages no snapshot can settle on. Nothing when no browser runs. */
   async closeHungPages(probeMs?: number): Promise<HungPages> {
-    if (!this.running || !this.#pending) return NO_HUNG_PAGES;
-    const context = await this.#pending.catch(() => undefined);
+    const context = await this.#runningContext();
     return context ? closeUnresponsivePages(context, probeMs) : NO_HUNG_PAGES;
+  }
+
+  async #runningContext(): Promise<BrowserContext | undefined> {
+    return this.running ? this.#pending?.catch(() => undefined) : undefined;
+  }
+
+  /** A mark to hand to `closingPagesGone`: how many tabs this session asked to close have gone so far. */
+  get closedTabs(): number {
+    return (this.#browser?.contexts() ?? []).reduce((sum, context) => sum + closedCount(context), 0);
+  }
+
+  /**
+   * Whether a call that met a closed tab can run again: a tab this session
+   * asked to close went since the mark (the call raced its close), or some
+   * were still closing and all went within ms.
+   */
+  async closingPagesGone(ms: number, sinceMark: number): Promise<boolean> {
+    const context = await this.#runningContext();
+    const closing = context ? stillClosing(context) : [];
+    if (!closing.length) return this.closedTabs !== sinceMark;
+    return allClosed(closing, ms);
   }
 
   /** Ends the current browser; the next `context()` launches a fresh one. */

@@ -23,7 +23,7 @@ import { isHidden, UNSAFE_CODE_TOOL, visibleUpstreamTools } from './tool-policy.
 import { SERVER_INFO, SERVER_OPTIONS } from './server-identity.ts';
 import type { SessionOverrides } from './session-overrides.ts';
 import type { Activity } from './activity.ts';
-import { metrics, observeToolCall } from '../metrics/metrics.ts';
+import { observeToolCall } from '../metrics/metrics.ts';
 import { SessionLaunch, type LaunchInputs } from './session-launch.ts';
 import type { WarmPool } from './warm-pool.ts';
 import { SessionFiles } from './files/session-files.ts';
@@ -31,6 +31,7 @@ import { capResult } from './result-cap.ts';
 import { connectUpstream } from './upstream-link.ts';
 import { HangWatch } from './hang-watch.ts';
 import { CRASH_NOTE, CRASHED, textOf, TIMED_OUT, withNote } from './result-notes.ts';
+import { retryAfterBrowserLoss, retryAfterClosingTab } from './call-retries.ts';
 
 type ToolCallParams = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
 
@@ -208,12 +209,14 @@ export class BridgeSession {
     if (isHidden(params.name, this.#unsafeCodeAllowed))
       throw new McpError(ErrorCode.InvalidParams, `Tool ${UNSAFE_CODE_TOOL} is disabled on this server: it runs code inside the server process. The operator can enable it with --allow-unsafe-code.`);
     const closedAfterCancel = await this.#hangs.pendingNote();
+    const forward = () => this.#forward(params, extra);
+    const retry = { name: params.name, aborted: () => extra.signal.aborted, browser: this.browser, forward, log: this.#options.log, sessionId: this.id };
     const wasRunning = this.browser.running;
-    let result = await this.#forward(params, extra);
+    const sent = { at: performance.now(), closedTabs: this.browser.closedTabs };
+    let result = await forward();
     bundleCodeCacheReady();
-    if (result.isError && wasRunning && !this.browser.running && params.name !== 'browser_close' && !extra.signal.aborted) {
-      result = await this.#retryAfterBrowserLoss(params, extra);
-    }
+    if (wasRunning) result = await retryAfterBrowserLoss(result, retry);
+    result = await retryAfterClosingTab(result, sent, retry);
     const closedNow = result.isError && TIMED_OUT.test(textOf(result)) ? await this.#hangs.afterTimeout() : undefined;
     for (const note of [closedAfterCancel, closedNow]) if (note) result = withNote(result, note);
     if (result.isError && CRASHED.test(textOf(result))) result = withNote(result, CRASH_NOTE);
@@ -236,21 +239,6 @@ export class BridgeSession {
     } finally {
       extra.signal.removeEventListener('abort', onCancel);
     }
-  }
-
-  /**
-   * The browser died under this call (killed, OOM, crash). Playwright learns
-   * of a death asynchronously, so the call that first meets a dead browser
-   * cannot be told from one it died under; both are retried once on a fresh
-   * browser. The disconnect already reset our launcher and the upstream's
-   * backend, so the retry launches anew. A fresh browser has one blank page:
-   * actions on the lost page fail there instead of repeating.
-   */
-  async #retryAfterBrowserLoss(params: Parameters<typeof forwardToolCall>[1], extra: Parameters<typeof forwardToolCall>[2]) {
-    this.#options.log.warn(`session ${this.id}: the browser exited during ${params.name}; relaunching and retrying the call once`);
-    metrics.browserRelaunches.inc();
-    const retried = await this.#forward(params, extra);
-    return withNote(retried, 'Note: the browser of this session had exited unexpectedly; it was relaunched and this call retried on a fresh browser (open pages, cookies and storage of the old one are gone).');
   }
 
   #deadline(params: { name: string; arguments?: Record<string, unknown> }): number {

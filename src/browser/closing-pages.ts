@@ -1,0 +1,46 @@
+import type { BrowserContext, Page } from 'playwright-core';
+
+// Pages this session asked the browser to close. A close is not instant: a
+// page whose renderer is busy stays in context.pages() (and in the upstream's
+// tab list) for seconds, and every call on it fails with "Target page,
+// context or browser has been closed" until it is gone.
+type Reason = 'unresponsive' | 'excess';
+const asked = new WeakMap<Page, Reason>();
+// Per context, how many of those have closed: a call that raced such a close
+// (its tab went while it ran) is told apart from a page that closed itself.
+const gone = new WeakMap<BrowserContext, number>();
+
+/** Asks the browser to close the page without its unload handlers; never throws. */
+export function askClose(page: Page, reason: Reason): Promise<void> {
+  if (!asked.has(page)) page.once('close', () => gone.set(page.context(), closedCount(page.context()) + 1));
+  asked.set(page, reason);
+  return page.close({ runBeforeUnload: false }).catch(() => {});
+}
+
+/** How many pages this session asked to close in the context have closed so far. */
+export const closedCount = (context: BrowserContext): number => gone.get(context) ?? 0;
+
+/** Why this session asked the page to close, if it did. */
+export const closeAskedFor = (page: Page): Reason | undefined => asked.get(page);
+
+/** Pages this session asked to close that the browser has not closed yet. */
+export const stillClosing = (context: BrowserContext): Page[] => context.pages().filter((page) => asked.has(page) && !page.isClosed());
+
+/** Resolves when every page is closed, or after ms: true when they all closed in time. */
+export function allClosed(pages: Page[], ms: number): Promise<boolean> {
+  const open = pages.filter((page) => !page.isClosed());
+  if (!open.length) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let left = open.length;
+    const done = (value: boolean) => {
+      clearTimeout(timer);
+      for (const page of open) page.off('close', onClose);
+      resolve(value);
+    };
+    const onClose = () => {
+      if (--left === 0) done(true);
+    };
+    const timer = setTimeout(() => done(false), ms);
+    for (const page of open) page.once('close', onClose);
+  });
+}

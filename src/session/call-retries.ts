@@ -1,0 +1,49 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { SessionBrowser } from '../browser/session-browser.ts';
+import type { Logger } from '../log.ts';
+import { metrics } from '../metrics/metrics.ts';
+import { PAGE_CLOSED, PAGE_CLOSED_NOTE, textOf, withNote } from './result-notes.ts';
+
+// A busy renderer's tabs took ~3.5 s to go after the hang check closed them
+// (a flood of 500 popups on 2 cores); past this the call's own error stands.
+const CLOSING_WAIT_MS = 10_000;
+
+/** One forwarded call, as the retries see it. */
+export interface RetryableCall {
+  name: string;
+  aborted(): boolean;
+  browser: SessionBrowser;
+  /** Sends the same call to the upstream again. */
+  forward(): Promise<CallToolResult>;
+  log: Logger;
+  sessionId: string;
+}
+
+/**
+ * The browser died under this call (killed, OOM, crash). Playwright learns
+ * of a death asynchronously, so the call that first meets a dead browser
+ * cannot be told from one it died under; both are retried once on a fresh
+ * browser. The disconnect already reset our launcher and the upstream's
+ * backend, so the retry launches anew. A fresh browser has one blank page:
+ * actions on the lost page fail there instead of repeating.
+ * Only for a call sent while the browser ran.
+ */
+export async function retryAfterBrowserLoss(result: CallToolResult, call: RetryableCall): Promise<CallToolResult> {
+  if (!result.isError || call.browser.running || call.name === 'browser_close' || call.aborted()) return result;
+  call.log.warn(`session ${call.sessionId}: the browser exited during ${call.name}; relaunching and retrying the call once`);
+  metrics.browserRelaunches.inc();
+  return withNote(await call.forward(), 'Note: the browser of this session had exited unexpectedly; it was relaunched and this call retried on a fresh browser (open pages, cookies and storage of the old one are gone).');
+}
+
+/**
+ * The upstream's current tab can be one this session asked to close (hung,
+ * or a popup past --max-pages) that a busy browser has not closed yet: every
+ * call on it is refused at once, and a call that raced such a close fails
+ * with the same words. Such a call waits for those tabs to go and runs once
+ * more on what is left. A call that failed late has used its time.
+ */
+export async function retryAfterClosingTab(result: CallToolResult, sent: { at: number; closedTabs: number }, call: RetryableCall): Promise<CallToolResult> {
+  if (!result.isError || performance.now() - sent.at >= CLOSING_WAIT_MS || !PAGE_CLOSED.test(textOf(result)) || call.name === 'browser_close' || call.aborted()) return result;
+  if (!(await call.browser.closingPagesGone(CLOSING_WAIT_MS, sent.closedTabs))) return result;
+  return withNote(await call.forward(), PAGE_CLOSED_NOTE);
+}

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { closeAll, connect, testEnv, type Connected } from './helpers/server.ts';
+import { CHROMIUM, connectUpstream } from './helpers/upstream-cli.ts';
+
+// A real Chromium throttles a page that floods its session history (IPC
+// flooding protection: about 200 state changes, the rest dropped with a
+// console warning). Playwright turns that off by default: a page can count the
+// difference, and a page that pushes history entries in a loop swamps the
+// browser process, so not even its tab can be closed. The unautomated Chromium
+// is the yardstick; the upstream CLI, with Playwright's defaults, is reported.
+const FLOOD_PAGE = `<!doctype html><title>history</title><script>
+  // history.length stops at 50 either way; a dropped state change leaves the URL as it was.
+  let taken = 0;
+  for (let i = 0; i < 300; i++) { history.pushState({}, '', '?n=' + i); if (location.search === '?n=' + i) taken++; }
+  fetch('/report', { method: 'POST', body: String(taken) }).then(() => (document.title = 'reported'));
+</script>`;
+
+let page: http.Server;
+let url: string;
+const waiters: ((seen: string) => void)[] = [];
+const servers: Connected[] = [];
+const dirs: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+};
+
+before(async () => {
+  page = http.createServer((req, res) => {
+    if (req.method !== 'POST') return void res.writeHead(200, { 'content-type': 'text/html' }).end(FLOOD_PAGE);
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      waiters.shift()?.(body);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/flood`;
+});
+after(async () => {
+  await closeAll(servers);
+  page?.close();
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+});
+
+const report = () => Promise.race([new Promise<string>((resolve) => waiters.push(resolve)), new Promise<string>((_, reject) => setTimeout(() => reject(new Error('no report within 20 s')), 20_000))]);
+
+async function unautomated(): Promise<string> {
+  const seen = report();
+  const child = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--no-first-run', '--disable-background-networking', `--user-data-dir=${tempDir('spm-control-')}`, url], { stdio: 'ignore', detached: true });
+  try {
+    return await seen;
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+async function viaMcp(server: Connected): Promise<string> {
+  servers.push(server);
+  const seen = report();
+  await server.client.callTool({ name: 'browser_navigate', arguments: { url } });
+  return seen;
+}
+
+test('a page flooding its history is throttled as in an unautomated Chromium (the upstream CLI reported alongside)', { timeout: 120_000 }, async (t) => {
+  const control = Number(await unautomated());
+  const upstream = Number(await viaMcp(await connectUpstream(tempDir('spm-history-upstream-'))));
+  const ours = Number(await viaMcp(await connect(testEnv(tempDir('spm-history-ours-')))));
+  t.diagnostic(`pushState calls that took effect of 300: unautomated ${control}, upstream CLI ${upstream}, ours ${ours}`);
+  assert.ok(control < 300, `the unautomated Chromium throttled (${control} of 300)`);
+  assert.equal(ours, control);
+});
