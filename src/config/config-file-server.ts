@@ -1,7 +1,5 @@
 import fs from 'node:fs';
-import * as v from 'valibot';
-import { ConfigError, describeValue } from './config-error.ts';
-import type { Env } from './load.ts';
+import { parseSetting, type Env } from './load.ts';
 import { settings, type Setting, type SettingKey } from './settings.ts';
 
 // The upstream's config file (`--config`, PLAYWRIGHT_MCP_CONFIG) may say how
@@ -89,8 +87,7 @@ export function withConfigFileServer(env: Env, flags: Partial<Record<SettingKey,
     const s = settings[key] as Setting<unknown>;
     if (raw === undefined || flags[key] !== undefined || (env[s.env] ?? '') !== '') continue;
     // Checked here, so a bad value is named where it was written.
-    if (!v.safeParse(s.kind.schema, raw).success)
-      throw new ConfigError(`Invalid value for server.${name} in ${file}: ${describeValue(raw, false)}. Expected ${s.kind.accepts}. Fix: correct server.${name} in that file, or remove it (--${s.flag} and ${s.env} override it).`);
+    parseSetting(s, raw, `server.${name} in ${file}`, `correct server.${name} in that file, or remove it (--${s.flag} and ${s.env} override it)`);
     out[s.env] = raw;
     if (name !== 'allowedHosts') serves = true;
   }

@@ -24,14 +24,15 @@ export function loadConfig(flags: Partial<Record<SettingKey, string>>, env: Env)
 
 type Parsable<T> = Pick<Setting<T>, 'kind' | 'env' | 'secret' | 'default'> & { flag?: string };
 
-export function parseSetting<T>(s: Parsable<T>, raw: string, source: string): T {
+/** The value, or a ConfigError naming the source, the value and the fix (by default: set or unset the flag or variable). */
+export function parseSetting<T>(s: Parsable<T>, raw: string, source: string, fix?: string): T {
   const result = v.safeParse(s.kind.schema, raw);
   if (result.success) return result.output;
   const names = s.flag ? `${s.env} or --${s.flag}` : s.env;
   const why = s.kind.detail ? ` (${result.issues[0].message})` : '';
   throw new ConfigError(
     `Invalid value for ${source}: ${describeValue(raw, s.secret)}${why}. Expected ${s.kind.accepts}. ` +
-      `Fix: set ${names} to an accepted value, or unset it to use the default${s.default === undefined ? '' : ` (${s.default})`}.`,
+      `Fix: ${fix ?? `set ${names} to an accepted value, or unset it to use the default${s.default === undefined ? '' : ` (${s.default})`}`}.`,
   );
 }
 

@@ -15,8 +15,10 @@ const FLUSH_DEADLINE_MS = 500;
 // serves both. Results given back to back (no settle wait between, as actions
 // have) share one a little longer: a flush costs the browser ~1 ms of CPU,
 // and a page's own timers are all that can log between them. Counts read
-// without a snapshot before them (browser_console_messages reads the counts,
-// then the list) get a flush of their own, so both agree.
+// without a snapshot before them get a flush of their own. The list is read
+// only by browser_console_messages, right after its counts: it always shares
+// their flush, so both agree however long a loaded machine takes between them
+// (a 50 ms window once let a tick in: 48 counted, 49 listed).
 const FRESH_FOR_MS = 50;
 const SNAPSHOT_FRESH_FOR_MS = 300;
 const shims = new WeakMap<BrowserContext, QuietRuntime>();
@@ -53,7 +55,7 @@ export function flushConsoleBeforeReads(context: BrowserContext, shim: QuietRunt
   const freshFor: Record<'captureSnapshot' | 'consoleMessages' | 'consoleMessageCount', (tab: TabLike) => number> = {
     captureSnapshot: () => SNAPSHOT_FRESH_FOR_MS,
     consoleMessageCount: (tab) => (snapshotTaken.delete(tab) ? SNAPSHOT_FRESH_FOR_MS : FRESH_FOR_MS),
-    consoleMessages: () => FRESH_FOR_MS,
+    consoleMessages: () => Infinity,
   };
   for (const name of Object.keys(freshFor) as (keyof typeof freshFor)[]) {
     const native = proto[name] as (this: TabLike, ...args: unknown[]) => Promise<unknown>;

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Driver } from './hostile-driver.ts';
+import type { HostileSite } from './hostile-site.ts';
+
+// The hostile corpus as scenarios a driver plays, shared by the side-by-side
+// run (test/hostile-pages.test.ts) and the HTTP run (test/hostile-limits.test.ts).
+
+// compare=false: the upstream's own result depends on timing there (after an
+// accepted beforeunload its next navigate sometimes waits past 40 s), so only
+// our bounds and the session's recovery are asserted. The upstream's answer
+// to an out-of-memory page depends on when the renderer dies (during or after
+// the navigate), and to a promise that never settles there is none.
+export type Scenario = [name: string, run: (d: Driver) => Promise<void>, compare?: boolean];
+
+export const SCENARIOS: Scenario[] = [
+  ['alert on load', async (d) => { await d.go('/alert-load'); await d.call('browser_handle_dialog', { accept: true }); }],
+  ['confirm on load', async (d) => { await d.go('/confirm-load'); await d.call('browser_handle_dialog', { accept: false }); }],
+  ['prompt on load', async (d) => { await d.go('/prompt-load'); await d.call('browser_handle_dialog', { accept: true, promptText: 'typed' }); }],
+  ['alert on click', async (d) => { await d.go('/alert-click'); await d.click('Alert me'); await d.call('browser_handle_dialog', { accept: true }); }],
+  ['confirm on click', async (d) => { await d.go('/confirm-click'); await d.click('Confirm me'); await d.call('browser_handle_dialog', { accept: true }); }],
+  ['prompt on click', async (d) => { await d.go('/prompt-click'); await d.click('Prompt me'); await d.call('browser_handle_dialog', { accept: true, promptText: 'x' }); }],
+  ['beforeunload on leaving', async (d) => {
+    await d.go('/beforeunload');
+    await d.call('browser_type', { target: await d.ref('Draft'), element: 'Draft', text: 'unsaved' });
+    await d.go('/calm');
+    await d.call('browser_handle_dialog', { accept: true });
+  }, false],
+  ['a dialog from a timer while a tool runs', async (d) => { await d.go('/timer-dialog'); await d.call('browser_wait_for', { time: 1 }); await d.call('browser_handle_dialog', { accept: true }); }],
+  ['an HTML dialog the page closes by itself', async (d) => { await d.go('/dialog-closed-by-page'); await d.click('Open dialog'); }],
+  ['an endless loop in a worker', async (d) => { await d.go('/worker-loop'); }],
+  ['a page that never finishes loading', async (d) => { await d.go('/never-loads'); }],
+  ['a redirect loop', async (d) => { await d.go('/redirect-loop'); }],
+  // 25, not 50: on two cores 50 took the click past the 5 s action timeout on either side, at random.
+  ['25 popups', async (d) => { await d.go('/popups'); await d.click('Open popups'); await d.call('browser_tabs', { action: 'select', index: 0 }); }],
+  ['replaced console, Error, JSON, toString, defineProperty, Promise', async (d) => {
+    await d.go('/hostile-globals');
+    await d.click('Still clickable');
+    await d.call('browser_evaluate', { function: '() => document.getElementById("p").textContent' });
+  }],
+  ['a page that closes itself', async (d) => { await d.go('/self-close'); await d.click('Close window'); }],
+  ['a file chooser nobody answers', async (d) => { await d.go('/file-chooser'); await d.click('Upload'); await d.call('browser_file_upload', {}); }],
+  ['deeply nested cross-origin frames', async (d) => { await d.go('/nested-frames'); }],
+  ['a download storm', async (d) => { await d.go('/download-storm'); await d.click('Download all'); }],
+  ['a page that allocates until its renderer is killed (OOM)', async (d) => { await d.go('/oom'); await d.call('browser_wait_for', { time: 3 }); await d.call('browser_snapshot'); }, false],
+  ['a renderer crash', async (d) => { await d.go('/calm'); await d.call('browser_navigate', { url: 'chrome://crash' }); await d.call('browser_snapshot'); }],
+  ['evaluate: a promise that never settles', async (d) => { await d.go('/calm'); await d.call('browser_evaluate', { function: '() => new Promise(() => {})' }); }, false],
+  ['evaluate: a cyclic object', async (d) => { await d.go('/calm'); await d.call('browser_evaluate', { function: '() => { const a = {}; a.self = a; return a; }' }); }],
+];
+
+export async function runAll(client: Client, site: HostileSite): Promise<Map<string, Driver>> {
+  const out = new Map<string, Driver>();
+  for (const [name, run] of SCENARIOS) {
+    const d = new Driver(client, site);
+    await run(d);
+    d.scenarioEnd = d.shapes.length;
+    // The session is still usable afterwards (compared with nothing: the
+    // upstream's first navigate after a redirect loop sometimes fails).
+    await d.call('browser_navigate', { url: `${site.url}/calm` });
+    const snap = await d.call('browser_snapshot');
+    assert.match(snap, /Calm/, `${name}: the session is not usable afterwards: ${snap}`);
+    out.set(name, d);
+  }
+  return out;
+}
