@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { withDeadline } from './deadline.ts';
 
 // Pages this session asked the browser to close. A close is not instant: a
 // page whose renderer is busy stays in context.pages() (and in the upstream's
@@ -27,20 +28,7 @@ export const closeAskedFor = (page: Page): Reason | undefined => asked.get(page)
 export const stillClosing = (context: BrowserContext): Page[] => context.pages().filter((page) => asked.has(page) && !page.isClosed());
 
 /** Resolves when every page is closed, or after ms: true when they all closed in time. */
-export function allClosed(pages: Page[], ms: number): Promise<boolean> {
-  const open = pages.filter((page) => !page.isClosed());
-  if (!open.length) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    let left = open.length;
-    const done = (value: boolean) => {
-      clearTimeout(timer);
-      for (const page of open) page.off('close', onClose);
-      resolve(value);
-    };
-    const onClose = () => {
-      if (--left === 0) done(true);
-    };
-    const timer = setTimeout(() => done(false), ms);
-    for (const page of open) page.once('close', onClose);
-  });
+export async function allClosed(pages: Page[], ms: number): Promise<boolean> {
+  await withDeadline(Promise.all(pages.filter((page) => !page.isClosed()).map((page) => new Promise((resolve) => page.once('close', resolve)))), ms);
+  return pages.every((page) => page.isClosed());
 }
