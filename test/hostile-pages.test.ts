@@ -122,8 +122,13 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     const again = await d.go('/refresh-loop');
     assert.match(again, /Timeout \d+ms exceeded/);
     assert.match(again, /Note: the page \S+\/refresh-loop keeps replacing its own document \(a refresh or redirect loop/);
+    // As the note says: navigating elsewhere works (the loop's own reload cut Playwright's navigate
+    // short 2 times in 3, on the upstream too; ours sends it once more).
+    const away = await d.go('/calm');
+    t.diagnostic(away.match(/Note: .*/)?.[0] ?? 'the navigate away was not cut short');
+    assert.doesNotMatch(away, /### Error/);
+    assert.match(away, /Page URL: \S+\/calm\n/);
     assert.deepEqual(d.slow, []);
-    await d.go('/calm');
     assert.match(await d.call('browser_snapshot'), /Calm/);
   });
 

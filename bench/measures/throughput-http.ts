@@ -24,6 +24,7 @@ async function burst(sessions: BenchSession[], url: string, calls: number, roots
   await Promise.all(sessions.map((s) => s.call('browser_snapshot')));
   const latencies: number[] = [];
   const cpuBefore = cpuByKind(roots);
+  const clientsBefore = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(
     sessions.map(async (s) => {
@@ -35,7 +36,9 @@ async function burst(sessions: BenchSession[], url: string, calls: number, roots
     }),
   );
   const seconds = since(t0) / 1000;
-  const cpuAfter = cpuByKind(roots);
+  const clients = process.cpuUsage(clientsBefore);
+  // The bench's own clients share the cores: an HTTP client parses SSE, a stdio one lines.
+  const cpuAfter = { ...cpuByKind(roots), 'bench clients': (clients.user + clients.system) / 1000 };
   const cpuMsPerCall = Object.fromEntries(Object.entries(cpuAfter).map(([kind, ms]) => [kind, round((ms - (cpuBefore[kind] ?? 0)) / latencies.length, 2)]));
   return { callsPerSecond: latencies.length / seconds, p50Ms: percentile(latencies, 50), p95Ms: percentile(latencies, 95), cpuMsPerCall };
 }

@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { askClose, closeAskedFor } from './closing-pages.ts';
 import { withDeadline } from './deadline.ts';
+import { navigationWaitingFor } from './waiting-navigations.ts';
 
 const PROBE_MS = 1000;
 // Chromium gives a stuck renderer's unload 500 ms, then closes its page anyway
@@ -8,7 +9,7 @@ const PROBE_MS = 1000;
 // busy rather than stuck, and is left closing in the background.
 const CLOSE_MS = 2000;
 
-type PageState = 'answers' | 'stuck' | 'rootless' | 'reloading';
+type PageState = 'answers' | 'stuck' | 'rootless' | 'reloading' | 'navigating';
 
 // How long the check watches an answering page's document for a replacement.
 const RELOAD_WATCH_MS = 500;
@@ -18,13 +19,15 @@ const RELOAD_WATCH_MS = 500;
 // A page that answers can still make every snapshot wait until the call times
 // out: its script removed the root element, or it replaces its own document
 // over and over (a refresh loop). The DOM and Page domains tell both without
-// running anything in the page.
+// running anything in the page. A page whose navigation waits for its server
+// answers nothing either (waiting-navigations.ts): it is not stuck.
 async function probe(context: BrowserContext, page: Page, probeMs: number): Promise<PageState> {
+  const silent = (): PageState => (page.isClosed() ? 'answers' : navigationWaitingFor(page) ? 'navigating' : 'stuck');
   const session = await withDeadline(context.newCDPSession(page).catch(() => undefined), probeMs);
-  if (!session) return page.isClosed() ? 'answers' : 'stuck';
+  if (!session) return silent();
   try {
     const answer = await withDeadline(session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(() => true, () => true), probeMs);
-    if (answer !== true) return 'stuck';
+    if (answer !== true) return silent();
     // Seen twice, RELOAD_WATCH_MS apart: a document being replaced is rootless for a moment.
     const look = async () => {
       const tree = await withDeadline(session.send('Page.getFrameTree').catch(() => undefined), probeMs);
@@ -49,10 +52,12 @@ export interface HungPages {
   rootless: string[];
   /** Pages that answer but replaced their document while watched (left open). */
   reloading: string[];
+  /** Pages whose navigation still waits for a response (left open), with the URL it waits for. */
+  navigating: { page: string; waitingFor: string }[];
 }
 
 /** A check that found nothing (no browser, or it failed). */
-export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], rootless: [], reloading: [] };
+export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], rootless: [], reloading: [], navigating: [] };
 
 /**
  * Closes the pages whose renderer stopped answering (the browser kills the
@@ -81,5 +86,6 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
     // While a close is still under way the call has waited long enough: the tab comes when it comes.
     if (!closing.length) await withDeadline(blank, CLOSE_MS);
   }
-  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), rootless: urlsIn('rootless'), reloading: urlsIn('reloading') };
+  const navigating = pages.filter((page, i) => states[i] === 'navigating').map((page) => ({ page: page.url(), waitingFor: navigationWaitingFor(page) ?? page.url() }));
+  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), rootless: urlsIn('rootless'), reloading: urlsIn('reloading'), navigating };
 }

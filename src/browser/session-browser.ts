@@ -15,6 +15,7 @@ import { LICENCE_STATUS_ENV, licenceRefusal } from './licence-exit.ts';
 import { enableHumanize } from './humanize.ts';
 import { guardDownloads } from './download-guard.ts';
 import { guardPages } from './page-guard.ts';
+import { watchNavigations } from './waiting-navigations.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { mergeArgs } from './stealth-profile.ts';
@@ -231,6 +232,7 @@ export class SessionBrowser {
       this.#notes.push(`Note: the download of ${stopped.url} was stopped at ${stopped.bytes} bytes: it grew past --max-download-bytes (${this.#plan.maxDownloadBytes}).`),
     );
     guardPages(context, this.#plan.maxPages, () => this.#tabsClosed++);
+    watchNavigations(context);
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));
     // Before the upstream gets the context, so it never sees that page before asking for one.
@@ -249,11 +251,12 @@ export class SessionBrowser {
 
   /** Closes pages whose renderer hangs (no answer within probeMs) and names pages no snapshot can settle on. Nothing when no browser runs. */
   async closeHungPages(probeMs?: number): Promise<HungPages> {
-    const context = await this.#runningContext();
+    const context = await this.runningContext();
     return context ? closeUnresponsivePages(context, probeMs) : NO_HUNG_PAGES;
   }
 
-  async #runningContext(): Promise<BrowserContext | undefined> {
+  /** The context of the browser running now, if one runs. */
+  async runningContext(): Promise<BrowserContext | undefined> {
     return this.running ? this.#pending?.catch(() => undefined) : undefined;
   }
 
@@ -268,7 +271,7 @@ export class SessionBrowser {
    * were still closing and all went within ms.
    */
   async closingPagesGone(ms: number, sinceMark: number): Promise<boolean> {
-    const context = await this.#runningContext();
+    const context = await this.runningContext();
     const closing = context ? stillClosing(context) : [];
     if (!closing.length) return this.closedTabs !== sinceMark;
     return allClosed(closing, ms);

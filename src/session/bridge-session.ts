@@ -31,7 +31,7 @@ import { capResult } from './result-cap.ts';
 import { connectUpstream } from './upstream-link.ts';
 import { HangWatch } from './hang-watch.ts';
 import { CRASH_NOTE, CRASHED, textOf, TIMED_OUT, withNote } from './result-notes.ts';
-import { retryAfterBrowserLoss, retryAfterClosingTab } from './call-retries.ts';
+import { retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation } from './call-retries.ts';
 
 type ToolCallParams = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
 
@@ -217,6 +217,7 @@ export class BridgeSession {
     bundleCodeCacheReady();
     if (wasRunning) result = await retryAfterBrowserLoss(result, retry);
     result = await retryAfterClosingTab(result, sent, retry);
+    result = await retryAfterPageNavigation(result, sent, retry);
     const closedNow = result.isError && TIMED_OUT.test(textOf(result)) ? await this.#hangs.afterTimeout() : undefined;
     for (const note of [closedAfterCancel, closedNow]) if (note) result = withNote(result, note);
     if (result.isError && CRASHED.test(textOf(result))) result = withNote(result, CRASH_NOTE);

@@ -1,9 +1,13 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionBrowser } from '../browser/session-browser.ts';
+import { pageAt } from '../browser/waiting-navigations.ts';
 import type { Logger } from '../log.ts';
 import { metrics } from '../metrics/metrics.ts';
-import { PAGE_CLOSED, PAGE_CLOSED_NOTE, textOf, withNote } from './result-notes.ts';
+import { NAVIGATION_INTERRUPTED, PAGE_CLOSED, PAGE_CLOSED_NOTE, textOf, withNote } from './result-notes.ts';
 
+// A navigation Playwright gave up on as interrupted committed within ~0.1 s
+// when Chromium carried it on (refresh loop, 2-core machine).
+const INTERRUPTED_WAIT_MS = 3000;
 // A busy renderer's tabs took ~3.5 s to go after the hang check closed them
 // (a flood of 500 popups on 2 cores); past this the call's own error stands.
 const CLOSING_WAIT_MS = 10_000;
@@ -46,4 +50,23 @@ export async function retryAfterClosingTab(result: CallToolResult, sent: { at: n
   if (!result.isError || performance.now() - sent.at >= CLOSING_WAIT_MS || !PAGE_CLOSED.test(textOf(result)) || call.name === 'browser_close' || call.aborted()) return result;
   if (!(await call.browser.closingPagesGone(CLOSING_WAIT_MS, sent.closedTabs))) return result;
   return withNote(await call.forward(), PAGE_CLOSED_NOTE);
+}
+
+/**
+ * A page that reloads itself in a loop (a meta refresh, location.reload()),
+ * or the error page of a navigation that failed just before, starts a
+ * navigation of its own while browser_navigate's begins, and Playwright gives
+ * the navigate up at once ("interrupted by another navigation"), even when
+ * Chromium goes on to load the URL asked for: following our own note
+ * ("navigate elsewhere") failed 2 times in 3 on a refresh loop. Such a
+ * navigate is sent once more, with a note, once the first has had time to
+ * commit (sent at once, the retry was itself cut short by the first).
+ */
+export async function retryAfterPageNavigation(result: CallToolResult, sent: { at: number }, call: RetryableCall): Promise<CallToolResult> {
+  if (!result.isError || call.name !== 'browser_navigate' || performance.now() - sent.at >= CLOSING_WAIT_MS || call.aborted()) return result;
+  const [, asked, other] = NAVIGATION_INTERRUPTED.exec(textOf(result)) ?? [];
+  if (asked === undefined || asked === other) return result;
+  const context = await call.browser.runningContext();
+  if (context) await pageAt(context, asked, INTERRUPTED_WAIT_MS);
+  return withNote(await call.forward(), `Note: the page started a navigation of its own (to ${other}) as this one began (a refresh or redirect loop, or the error page of an earlier navigation), which cut it short; the navigation to ${asked} was sent once more.`);
 }

@@ -47,13 +47,16 @@ export class HangWatch {
     return pending;
   }
 
-  #noteFor({ closed, closing, rootless, reloading }: HungPages): string | undefined {
+  #noteFor({ closed, closing, rootless, reloading, navigating }: HungPages): string | undefined {
     const all = [...closed, ...closing];
     if (all.length) this.#log.warn(`session ${this.#sessionId}: ${all.length} unresponsive page(s), ${closed.length} closed, ${closing.length} still closing: ${listed(all)}`);
     const notes = [];
     // The upstream's snapshot waits for a root element; said here, since its timeout alone does not tell why.
     if (rootless.length) notes.push(`Note: the page${named(rootless)} has no root element (a script removed it), so no snapshot of it can be taken and calls that include one time out. Navigate elsewhere to continue.`);
     if (reloading.length) notes.push(`Note: the page${named(reloading)} keeps replacing its own document (a refresh or redirect loop in the page), so no snapshot of it can settle and calls that include one time out. Navigate elsewhere to continue.`);
+    // The browser holds every command for such a page: a snapshot of it waits as long as its server does.
+    for (const { page, waitingFor } of navigating.slice(0, 5))
+      notes.push(`Note: the page ${page} is navigating to ${waitingFor}, which has not answered yet (its server, or a service worker of the site); until it does, the browser answers nothing about this page. It was left open: navigate elsewhere to continue.`);
     if (closed.length) notes.push(`Note: the page${named(closed)} stopped responding (a script that never yields); ${closed.length > 1 ? 'they were' : 'it was'} closed so this session can go on. Navigate to continue.`);
     // Said as it is: a page kept busy (not stuck) can take the browser longer to close than the check waits.
     if (closing.length) notes.push(`Note: the page${named(closing)} stopped responding (its scripts keep it busy); the browser is still closing ${closing.length > 1 ? 'them' : 'it'}. Navigate to continue; if the next call times out too, end the session and start a new one.`);

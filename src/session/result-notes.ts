@@ -7,6 +7,8 @@ export const CRASHED = /Target crashed/;
 /** Playwright's answer on a page that is closed or being closed. */
 export const PAGE_CLOSED = /Target page, context or browser has been closed/;
 export const PAGE_CLOSED_NOTE = 'Note: this call first met a tab the session was still closing (it had stopped responding, or it was a popup past --max-pages); it ran again once that tab was gone.';
+/** Playwright's words when another navigation started in the page before the one asked for committed. */
+export const NAVIGATION_INTERRUPTED = /Navigation to "([^"]*)" is interrupted by another navigation to "([^"]*)"/;
 export const CRASH_NOTE = 'Note: the renderer of this tab crashed (the page ran out of memory or crashed its process); the browser and the session go on. Navigate to load a page again.';
 
 /** The result with one more text block at its end. */

@@ -40,6 +40,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/refresh-loop': '<!doctype html><html><head><title>Refresh loop</title><meta http-equiv="refresh" content="0"></head><body><p>again</p></body></html>',
   // A page whose setTimeout never calls back: the upstream's settle wait after an action ran in the page.
   '/no-timers': html('No timers', `<p id="p">waiting</p><script>window.setTimeout = () => 0;</script>${button('Press', "document.getElementById('p').textContent = 'pressed'")}`),
+  // A service worker that answers /sw-blackhole with a promise that never settles.
+  '/sw': html('Service worker', `<p>service worker</p><script>navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then(() => { document.title = 'Service worker ready'; })</script>`),
   '/self-close': html('Closes itself', button('Close window', 'window.close()')),
   '/file-chooser': html('File chooser', '<input type="file" id="f" aria-label="Upload">'),
   '/nested-frames': html('Nested frames', '<iframe src="/frame?depth=1" width="400" height="300"></iframe>'),
@@ -87,6 +89,10 @@ export async function startHostileSite(): Promise<HostileSite> {
       const line = `${'lorem ipsum dolor sit amet '.repeat(3)}\n`;
       return void res.end(line.repeat(Math.ceil((50 * 2 ** 20) / line.length)));
     }
+    if (url.pathname === '/sw.js')
+      return void res
+        .writeHead(200, { 'content-type': 'text/javascript' })
+        .end(`self.addEventListener('install', () => self.skipWaiting()); self.addEventListener('activate', (e) => e.waitUntil(clients.claim())); self.addEventListener('fetch', (e) => { if (e.request.url.includes('sw-blackhole')) e.respondWith(new Promise(() => {})); });`);
     if (url.pathname === '/file') return void res.writeHead(200, { 'content-type': 'text/plain', 'content-disposition': `attachment; filename="f${url.searchParams.get('i')}.txt"` }).end('file body\n');
     if (url.pathname === '/frame') {
       const depth = Number(url.searchParams.get('depth'));

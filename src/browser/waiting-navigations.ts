@@ -1,0 +1,59 @@
+import type { BrowserContext, Page, Request } from 'playwright-core';
+
+// While a page's main frame navigates and the response has not arrived,
+// Chromium holds every DevTools command for that page's renderer until the
+// new document commits (measured: Runtime.evaluate, DOM.getDocument and
+// Page.getFrameTree all unanswered for as long as the server is silent;
+// Page.getNavigationHistory, answered by the browser process, comes back).
+// A page whose server (or service worker) never answers then reads exactly
+// like a renderer that never yields. The navigation requests still waiting
+// for a response tell the two apart. Once a response arrived, what remains is
+// the renderer's: an old page spinning in its unload handler is still stuck.
+
+const waiting = new WeakMap<Page, Set<Request>>();
+const pageOf = new WeakMap<Request, Page>();
+
+function mainFrameNavigation(request: Request): Page | undefined {
+  if (!request.isNavigationRequest()) return undefined;
+  try {
+    const frame = request.frame();
+    return frame.parentFrame() ? undefined : frame.page();
+  } catch {
+    // A service worker's request has no frame.
+    return undefined;
+  }
+}
+
+/** Keeps, for each page of the context, its main-frame navigations still waiting for a response. */
+export function watchNavigations(context: BrowserContext): void {
+  context.on('request', (request) => {
+    const page = mainFrameNavigation(request);
+    if (!page) return;
+    let requests = waiting.get(page);
+    if (!requests) waiting.set(page, (requests = new Set()));
+    requests.add(request);
+    pageOf.set(request, page);
+  });
+  const answered = (request: Request) => waiting.get(pageOf.get(request)!)?.delete(request);
+  context.on('response', (response) => answered(response.request()));
+  context.on('requestfailed', answered);
+  context.on('requestfinished', answered);
+}
+
+/** The URL a navigation of this page's main frame is still waiting for, if any. */
+export function navigationWaitingFor(page: Page): string | undefined {
+  const [request] = waiting.get(page) ?? [];
+  return request?.url();
+}
+
+const POLL_MS = 50;
+
+/** Whether a page of the context shows `url` within ms (a navigation Playwright gave up on may still commit). */
+export async function pageAt(context: BrowserContext, url: string, ms: number): Promise<boolean> {
+  const until = performance.now() + ms;
+  for (;;) {
+    if (context.pages().some((page) => page.url() === url)) return true;
+    if (performance.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { useTempDir } from './helpers/fixtures.ts';
+import { Driver } from './helpers/hostile-driver.ts';
+import { startHostileSite, type HostileSite } from './helpers/hostile-site.ts';
+import { closeAll, connect, testEnv, type Connected } from './helpers/server.ts';
+import { connectUpstream } from './helpers/upstream-cli.ts';
+
+// While a navigation waits for its response, Chromium answers no DevTools
+// command for the page: a server that never answers looked to our hang check
+// like a script that never yields, and the tab (its history with it) was
+// closed under a note that blamed the page. The upstream leaves the tab; so
+// does ours now, and says what the page waits for.
+
+const ARGS = ['--timeout-navigation', '5000'];
+
+describe('a navigation its server never answers: the tab stays, as on the upstream CLI', () => {
+  const output = useTempDir('spm-waiting-nav-');
+  let site: HostileSite;
+  const servers: Connected[] = [];
+  before(async () => {
+    site = await startHostileSite();
+  });
+  after(async () => {
+    await closeAll(servers);
+    await site?.close();
+  });
+
+  async function play(server: Connected) {
+    const d = new Driver(server.client, site);
+    await d.go('/calm?first');
+    const timedOut = await d.go('/hang');
+    const next = await d.go('/calm');
+    const back = await d.call('browser_navigate_back');
+    const tabs = await d.call('browser_tabs', { action: 'list' });
+    return { d, timedOut, next, back, tabs };
+  }
+
+  test('side by side: the navigate times out, the next one works, going back reaches the page before', { timeout: 120_000 }, async (t) => {
+    const [upstream, ours] = await Promise.all([connectUpstream(`${output.path}/upstream`, ARGS), connect(testEnv(`${output.path}/ours`), ARGS)]);
+    servers.push(upstream, ours);
+    const [a, b] = await Promise.all([play(upstream), play(ours)]);
+    for (const [label, r] of [['upstream CLI', a], ['ours', b]] as const) {
+      t.diagnostic(`${label}: timed-out navigate ${r.d.durations[1]} ms; back → ${r.back.match(/Page URL: (\S+)/)?.[1]}`);
+      assert.match(r.timedOut, /Timeout 5000ms exceeded/, `${label}: the navigate times out`);
+      assert.match(r.next, /Page URL: \S+\/calm\n/, `${label}: the next navigate works`);
+      assert.match(r.back, /Page URL: \S+\/calm\?first/, `${label}: the tab kept its history`);
+      assert.equal(r.tabs.match(/^- \d+:/gm)?.length, 1, `${label}: one tab`);
+    }
+    assert.doesNotMatch(b.timedOut, /stopped responding|was closed/);
+    assert.match(b.timedOut, /Note: the page \S+\/calm\?first is navigating to \S+\/hang, which has not answered yet/);
+    assert.deepEqual(b.d.slow, []);
+  });
+
+  test('a service worker that never answers a navigation: the tab stays, the note names it (ours)', { timeout: 90_000 }, async (t) => {
+    const server = await connect(testEnv(`${output.path}/ours-sw`), ARGS);
+    servers.push(server);
+    const d = new Driver(server.client, site);
+    await d.go('/sw');
+    await d.call('browser_wait_for', { text: 'Service worker ready' });
+    const timedOut = await d.go('/sw-blackhole');
+    t.diagnostic(timedOut.match(/Note: .*/)?.[0] ?? 'no note');
+    assert.match(timedOut, /Note: the page \S+\/sw is navigating to \S+\/sw-blackhole, which has not answered yet \(its server, or a service worker of the site\)/);
+    assert.doesNotMatch(timedOut, /stopped responding/);
+    await d.go('/calm');
+    assert.match(await d.call('browser_navigate_back'), /Page URL: \S+\/sw\n/);
+    assert.deepEqual(d.slow, []);
+  });
+});
