@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CALL_BOUND_MS, Driver, TIMEOUTS } from './helpers/hostile-driver.ts';
+import { CALL_BOUND_MS, Driver, ownSession, TIMEOUTS } from './helpers/hostile-driver.ts';
 import { SCENARIOS } from './helpers/hostile-scenarios.ts';
 import { useTempDir } from './helpers/fixtures.ts';
 import { startHostileSite, type HostileSite } from './helpers/hostile-site.ts';
@@ -26,13 +26,7 @@ describe('hostile pages at the limits: every call returns bounded, and the sessi
     await site?.close();
   });
 
-  // Each of these sessions ends with its test: a page left spinning would take a core from the next.
-  const own = async (t: { after(fn: () => Promise<void>): void }, dir: string, args: string[]) => {
-    const server = await connect(testEnv(`${output.path}/${dir}`), args);
-    servers.push(server);
-    t.after(() => closeAll([server]));
-    return server;
-  };
+  const own = (t: { after(fn: () => Promise<void>): void }, dir: string, args: string[]) => ownSession(t, servers, `${output.path}/${dir}`, args);
 
   test('huge results are bounded with a note: a 200,000-node DOM snapshot and a 100 MB evaluate result (ours)', { timeout: 180_000 }, async (t) => {
     const server = await own(t, 'huge', ['--max-result-chars', '300000']);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { Driver, TIMEOUTS } from './helpers/hostile-driver.ts';
+import { Driver, ownSession, TIMEOUTS } from './helpers/hostile-driver.ts';
 import { runAll, SCENARIOS } from './helpers/hostile-scenarios.ts';
 import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
@@ -73,13 +73,7 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     }
   });
 
-  // Each of these sessions ends with its test: a page left spinning would take a core from the next.
-  const own = async (t: { after(fn: () => Promise<void>): void }, dir: string, args: string[]) => {
-    const server = await connect(testEnv(`${output.path}/${dir}`), args);
-    servers.push(server);
-    t.after(() => closeAll([server]));
-    return server;
-  };
+  const own = (t: { after(fn: () => Promise<void>): void }, dir: string, args: string[]) => ownSession(t, servers, `${output.path}/${dir}`, args);
 
   test('a page whose script never yields: the call ends with a note, the page is closed, the session goes on (ours; upstream stays stuck)', { timeout: 120_000 }, async (t) => {
     const server = await own(t, 'busy', TIMEOUTS);

@@ -211,13 +211,10 @@ export class BridgeSession {
     const closedAfterCancel = await this.#hangs.pendingNote();
     const forward = () => this.#forward(params, extra);
     const retry = { name: params.name, aborted: () => extra.signal.aborted, browser: this.browser, forward, log: this.#options.log, sessionId: this.id };
-    const wasRunning = this.browser.running;
-    const sent = { at: performance.now(), closedTabs: this.browser.closedTabs };
+    const sent = { at: performance.now(), browserRan: this.browser.running, closedTabs: this.browser.closedTabs };
     let result = await forward();
     bundleCodeCacheReady();
-    if (wasRunning) result = await retryAfterBrowserLoss(result, retry);
-    result = await retryAfterClosingTab(result, sent, retry);
-    result = await retryAfterPageNavigation(result, sent, retry);
+    for (const retried of [retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation]) result = await retried(result, sent, retry);
     const closedNow = result.isError && TIMED_OUT.test(textOf(result)) ? await this.#hangs.afterTimeout() : undefined;
     for (const note of [closedAfterCancel, closedNow]) if (note) result = withNote(result, note);
     if (result.isError && CRASHED.test(textOf(result))) result = withNote(result, CRASH_NOTE);

@@ -12,6 +12,15 @@ const INTERRUPTED_WAIT_MS = 3000;
 // (a flood of 500 popups on 2 cores); past this the call's own error stands.
 const CLOSING_WAIT_MS = 10_000;
 
+/** What held when the call was sent. */
+export interface SentCall {
+  at: number;
+  /** The browser ran (a call that launches one has lost none). */
+  browserRan: boolean;
+  /** SessionBrowser.closedTabs then. */
+  closedTabs: number;
+}
+
 /** One forwarded call, as the retries see it. */
 export interface RetryableCall {
   name: string;
@@ -32,8 +41,8 @@ export interface RetryableCall {
  * actions on the lost page fail there instead of repeating.
  * Only for a call sent while the browser ran.
  */
-export async function retryAfterBrowserLoss(result: CallToolResult, call: RetryableCall): Promise<CallToolResult> {
-  if (!result.isError || call.browser.running || call.name === 'browser_close' || call.aborted()) return result;
+export async function retryAfterBrowserLoss(result: CallToolResult, sent: SentCall, call: RetryableCall): Promise<CallToolResult> {
+  if (!result.isError || !sent.browserRan || call.browser.running || call.name === 'browser_close' || call.aborted()) return result;
   call.log.warn(`session ${call.sessionId}: the browser exited during ${call.name}; relaunching and retrying the call once`);
   metrics.browserRelaunches.inc();
   return withNote(await call.forward(), 'Note: the browser of this session had exited unexpectedly; it was relaunched and this call retried on a fresh browser (open pages, cookies and storage of the old one are gone).');
@@ -46,7 +55,7 @@ export async function retryAfterBrowserLoss(result: CallToolResult, call: Retrya
  * with the same words. Such a call waits for those tabs to go and runs once
  * more on what is left. A call that failed late has used its time.
  */
-export async function retryAfterClosingTab(result: CallToolResult, sent: { at: number; closedTabs: number }, call: RetryableCall): Promise<CallToolResult> {
+export async function retryAfterClosingTab(result: CallToolResult, sent: SentCall, call: RetryableCall): Promise<CallToolResult> {
   if (!result.isError || performance.now() - sent.at >= CLOSING_WAIT_MS || !PAGE_CLOSED.test(textOf(result)) || call.name === 'browser_close' || call.aborted()) return result;
   if (!(await call.browser.closingPagesGone(CLOSING_WAIT_MS, sent.closedTabs))) return result;
   return withNote(await call.forward(), PAGE_CLOSED_NOTE);
@@ -62,7 +71,7 @@ export async function retryAfterClosingTab(result: CallToolResult, sent: { at: n
  * navigate is sent once more, with a note, once the first has had time to
  * commit (sent at once, the retry was itself cut short by the first).
  */
-export async function retryAfterPageNavigation(result: CallToolResult, sent: { at: number }, call: RetryableCall): Promise<CallToolResult> {
+export async function retryAfterPageNavigation(result: CallToolResult, sent: SentCall, call: RetryableCall): Promise<CallToolResult> {
   if (!result.isError || call.name !== 'browser_navigate' || performance.now() - sent.at >= CLOSING_WAIT_MS || call.aborted()) return result;
   const [, asked, other] = NAVIGATION_INTERRUPTED.exec(textOf(result)) ?? [];
   if (asked === undefined || asked === other) return result;

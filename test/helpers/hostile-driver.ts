@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { HostileSite } from './hostile-site.ts';
-import { textOf } from './server.ts';
+import { closeAll, connect, testEnv, textOf, type Connected } from './server.ts';
 
 // Drives one target (upstream CLI or ours) through the hostile corpus and
 // records what a user reads off each result.
@@ -73,3 +73,11 @@ export class Driver {
   click = async (label: string) => this.call('browser_click', { target: await this.ref(label), element: label });
 }
 
+
+/** A session of ours of its own, kept in `servers` and closed when test `t` ends (a page left spinning would take a core from the next test). */
+export async function ownSession(t: { after(fn: () => Promise<void>): void }, servers: Connected[], outputDir: string, args: string[]): Promise<Connected> {
+  const server = await connect(testEnv(outputDir), args);
+  servers.push(server);
+  t.after(() => closeAll([server]));
+  return server;
+}
