@@ -1,7 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { askClose, closeAskedFor } from './closing-pages.ts';
 import { withDeadline } from './deadline.ts';
-import { navigationWaitingFor } from './waiting-navigations.ts';
+import { navigationWaitingFor, watchNavigations } from './waiting-navigations.ts';
+import { makeCurrentTab, openDialogOf, watchDialogs } from './open-dialogs.ts';
 
 const PROBE_MS = 1000;
 // Chromium gives a stuck renderer's unload 500 ms, then closes its page anyway
@@ -9,7 +10,7 @@ const PROBE_MS = 1000;
 // busy rather than stuck, and is left closing in the background.
 const CLOSE_MS = 2000;
 
-type PageState = 'answers' | 'stuck' | 'rootless' | 'reloading' | 'navigating';
+type PageState = 'answers' | 'stuck' | 'rootless' | 'reloading' | 'navigating' | 'held';
 
 // How long the check watches an answering page's document for a replacement.
 const RELOAD_WATCH_MS = 500;
@@ -44,6 +45,12 @@ async function probe(context: BrowserContext, page: Page, probeMs: number): Prom
   }
 }
 
+/** Follows what the check needs to tell a silent page from a stuck one: waiting navigations, open dialogs. */
+export function watchForHangCheck(context: BrowserContext): void {
+  watchNavigations(context);
+  watchDialogs(context);
+}
+
 /** What a check found: stuck pages it closed or is still closing, and answering pages no snapshot can settle on. */
 export interface HungPages {
   closed: string[];
@@ -54,10 +61,12 @@ export interface HungPages {
   reloading: string[];
   /** Pages whose navigation still waits for a response (left open), with the URL it waits for. */
   navigating: { page: string; waitingFor: string }[];
+  /** Open JavaScript dialogs, when pages were silent while one was open (none of them closed); the first one's tab is made current. */
+  dialogs: { page: string; type: string; message: string; current: boolean }[];
 }
 
 /** A check that found nothing (no browser, or it failed). */
-export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], rootless: [], reloading: [], navigating: [] };
+export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], rootless: [], reloading: [], navigating: [], dialogs: [] };
 
 /**
  * Closes the pages whose renderer stopped answering (the browser kills the
@@ -75,7 +84,11 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
   // A page already asked to close (by an earlier check, or as a popup past
   // --max-pages) is not probed; one an earlier check asked is not waited for again.
   const already = pages.filter((page) => closeAskedFor(page) === 'unresponsive');
-  const states = await Promise.all(pages.map((page) => (closeAskedFor(page) ? 'answers' : probe(context, page, probeMs))));
+  const probed = await Promise.all(pages.map((page) => (closeAskedFor(page) ? 'answers' : probe(context, page, probeMs))));
+  // A dialog holds every page of its renderer (open-dialogs.ts), and which pages
+  // share one is not known here: while one is open, no silent page is closed.
+  const withDialog = pages.filter((page) => openDialogOf(page));
+  const states = probed.map((state): PageState => (state === 'stuck' && withDialog.length ? 'held' : state));
   const hung = pages.filter((_, i) => states[i] === 'stuck');
   const urlsIn = (state: PageState) => pages.filter((_, i) => states[i] === state).map((page) => page.url());
   const urls = new Map([...already, ...hung].map((page) => [page, page.url()]));
@@ -87,5 +100,7 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
     if (!closing.length) await withDeadline(blank, CLOSE_MS);
   }
   const navigating = pages.filter((page, i) => states[i] === 'navigating').map((page) => ({ page: page.url(), waitingFor: navigationWaitingFor(page) ?? page.url() }));
-  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), rootless: urlsIn('rootless'), reloading: urlsIn('reloading'), navigating };
+  const current = states.includes('held') && withDialog[0] ? await makeCurrentTab(withDialog[0]) : false;
+  const dialogs = states.includes('held') ? withDialog.map((page, i) => ({ page: page.url(), type: openDialogOf(page)?.type() ?? 'alert', message: openDialogOf(page)?.message() ?? '', current: i === 0 && current })) : [];
+  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), rootless: urlsIn('rootless'), reloading: urlsIn('reloading'), navigating, dialogs };
 }

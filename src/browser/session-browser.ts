@@ -9,13 +9,12 @@ import { formatRaceStacksLazily } from './lazy-race-stack.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
 import path from 'node:path';
 import { makeDir } from '../fs/make-dir.ts';
-import { closeUnresponsivePages, NO_HUNG_PAGES, type HungPages } from './hang-recovery.ts';
+import { closeUnresponsivePages, NO_HUNG_PAGES, watchForHangCheck, type HungPages } from './hang-recovery.ts';
 import { withDeadline } from './deadline.ts';
 import { LICENCE_STATUS_ENV, licenceRefusal } from './licence-exit.ts';
 import { enableHumanize } from './humanize.ts';
 import { guardDownloads } from './download-guard.ts';
 import { guardPages } from './page-guard.ts';
-import { watchNavigations } from './waiting-navigations.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { mergeArgs } from './stealth-profile.ts';
@@ -27,17 +26,10 @@ import { quietRuntimeArg } from './quiet-runtime/switch.ts';
 import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
 import { randomUUID } from 'node:crypto';
 import { flushConsoleBeforeReads } from './quiet-runtime/console-flush.ts';
+import type { BrowserHooks } from './browser-hooks.ts';
 
 /** How long closing a browser's contexts may take before the browser itself is closed. */
 const CONTEXT_CLOSE_MS = 5_000;
-
-/** How a session adds to each launch (CDP debugging port), holds its licence seat and hears of a browser's end. */
-export interface BrowserHooks {
-  extraArgs?(): Promise<string[]>;
-  /** The seat a launch takes; by default one claimed per launch (stdio), a session may hold its own (HTTP). */
-  claimSeat?(): Promise<() => void>;
-  onBrowserGone?(): void;
-}
 
 /**
  * One browser process per session, launched on first use and owned here: the
@@ -232,7 +224,7 @@ export class SessionBrowser {
       this.#notes.push(`Note: the download of ${stopped.url} was stopped at ${stopped.bytes} bytes: it grew past --max-download-bytes (${this.#plan.maxDownloadBytes}).`),
     );
     guardPages(context, this.#plan.maxPages, () => this.#tabsClosed++);
-    watchNavigations(context);
+    watchForHangCheck(context);
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));
     // Before the upstream gets the context, so it never sees that page before asking for one.

@@ -47,7 +47,7 @@ export class HangWatch {
     return pending;
   }
 
-  #noteFor({ closed, closing, rootless, reloading, navigating }: HungPages): string | undefined {
+  #noteFor({ closed, closing, rootless, reloading, navigating, dialogs }: HungPages): string | undefined {
     const all = [...closed, ...closing];
     if (all.length) this.#log.warn(`session ${this.#sessionId}: ${all.length} unresponsive page(s), ${closed.length} closed, ${closing.length} still closing: ${listed(all)}`);
     const notes = [];
@@ -57,6 +57,10 @@ export class HangWatch {
     // The browser holds every command for such a page: a snapshot of it waits as long as its server does.
     for (const { page, waitingFor } of navigating.slice(0, 5))
       notes.push(`Note: the page ${page} is navigating to ${waitingFor}, which has not answered yet (its server, or a service worker of the site); until it does, the browser answers nothing about this page. It was left open: navigate elsewhere to continue.`);
+    for (const { page, type, message, current } of dialogs.slice(0, 5))
+      notes.push(
+        `Note: the page ${page} shows ${/^[aeiou]/.test(type) ? 'an' : 'a'} "${type}" dialog with message "${message.slice(0, 200)}". Until it is answered, that tab and the tabs sharing its renderer (the page that opened it, or that it opened) run no script, so calls on them time out; none was closed. ${current ? 'It is now the current tab: answer it with browser_handle_dialog, then select the tab you want with browser_tabs.' : 'Select it with browser_tabs, then answer it with browser_handle_dialog.'}`,
+      );
     if (closed.length) notes.push(`Note: the page${named(closed)} stopped responding (a script that never yields); ${closed.length > 1 ? 'they were' : 'it was'} closed so this session can go on. Navigate to continue.`);
     // Said as it is: a page kept busy (not stuck) can take the browser longer to close than the check waits.
     if (closing.length) notes.push(`Note: the page${named(closing)} stopped responding (its scripts keep it busy); the browser is still closing ${closing.length > 1 ? 'them' : 'it'}. Navigate to continue; if the next call times out too, end the session and start a new one.`);

@@ -6,16 +6,20 @@ import { startHostileSite, type HostileSite } from './helpers/hostile-site.ts';
 import { closeAll, connect, testEnv, type Connected } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
-// While a navigation waits for its response, Chromium answers no DevTools
-// command for the page: a server that never answers looked to our hang check
-// like a script that never yields, and the tab (its history with it) was
-// closed under a note that blamed the page. The upstream leaves the tab; so
-// does ours now, and says what the page waits for.
+// Pages that answer no DevTools command without being stuck. While a
+// navigation waits for its response, Chromium holds every command for the
+// page: a server that never answers looked to our hang check like a script
+// that never yields, and the tab (its history with it) was closed under a
+// note that blamed the page. The upstream leaves the tab; so does ours now,
+// and says what the page waits for. An alert in a same-site popup holds the
+// renderer of the page that opened it too: the upstream's click waits on it
+// and its session answers nothing more; ours keeps both tabs and makes the
+// dialog's tab current, so browser_handle_dialog answers it.
 
 const ARGS = ['--timeout-navigation', '5000'];
 
-describe('a navigation its server never answers: the tab stays, as on the upstream CLI', () => {
-  const output = useTempDir('spm-waiting-nav-');
+describe('silent pages that are not stuck: a navigation its server never answers, a popup\'s alert', () => {
+  const output = useTempDir('spm-silent-pages-');
   let site: HostileSite;
   const servers: Connected[] = [];
   before(async () => {
@@ -65,5 +69,35 @@ describe('a navigation its server never answers: the tab stays, as on the upstre
     await d.go('/calm');
     assert.match(await d.call('browser_navigate_back'), /Page URL: \S+\/sw\n/);
     assert.deepEqual(d.slow, []);
+  });
+
+  test('an alert in a popup holds the page that opened it: the click ends with a note, the dialog can be answered, both tabs stay (ours; upstream alongside)', { timeout: 120_000 }, async (t) => {
+    const [upstream, ours] = await Promise.all([connectUpstream(`${output.path}/upstream-popup`, ARGS), connect(testEnv(`${output.path}/ours-popup`), ARGS)]);
+    servers.push(upstream, ours);
+    // The upstream is the yardstick, not the subject: whether its click answers at all is reported.
+    const upstreamRun = (async () => {
+      const d = new Driver(upstream.client, site, 15_000);
+      await d.go('/popup-alert');
+      const said = (text: string) => (text ? `${d.durations.at(-1)} ms, ${/### Error/.test(text) ? text.split('\n')[1] : 'no error'}` : 'no answer within 25 s');
+      const click = said(await d.click('Open popup'));
+      const answer = said(await d.call('browser_handle_dialog', { accept: true }));
+      return `click: ${click}; then browser_handle_dialog: ${answer}`;
+    })();
+    const d = new Driver(ours.client, site);
+    await d.go('/popup-alert');
+    // The alert may open during the click or just after it: then the next call meets the held page.
+    let clicked = await d.click('Open popup');
+    t.diagnostic(`ours: the click answered in ${d.durations.at(-1)} ms`);
+    if (!/Note: the page/.test(clicked)) clicked = await d.call('browser_snapshot');
+    assert.match(clicked, /Note: the page \S+\/alert-load shows an "alert" dialog with message "alert while loading"\..*none was closed\. It is now the current tab/s);
+    assert.doesNotMatch(clicked, /stopped responding/);
+    assert.doesNotMatch(await d.call('browser_handle_dialog', { accept: true }), /### Error/);
+    const tabs = await d.call('browser_tabs', { action: 'list' });
+    assert.match(tabs, /^- 0: \[Popup with an alert\]/m);
+    assert.match(tabs, /^- 1: \(current\) \[[^\]]*\]\(\S+\/alert-load\)/m);
+    await d.call('browser_tabs', { action: 'select', index: 0 });
+    assert.match(await d.call('browser_snapshot'), /button "Open popup"/);
+    assert.deepEqual(d.slow, []);
+    t.diagnostic(`upstream CLI: ${await upstreamRun}`);
   });
 });
