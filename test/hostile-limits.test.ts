@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { CALL_BOUND_MS, Driver, ownSession, TIMEOUTS } from './helpers/hostile-driver.ts';
+import { describe, test } from 'node:test';
+import { CALL_BOUND_MS, Driver, ownSession, TIMEOUTS, useHostileSuite } from './helpers/hostile-driver.ts';
 import { SCENARIOS } from './helpers/hostile-scenarios.ts';
-import { useTempDir } from './helpers/fixtures.ts';
-import { startHostileSite, type HostileSite } from './helpers/hostile-site.ts';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { waitFor } from './helpers/processes.ts';
-import { connect, testEnv, type Connected, closeAll } from './helpers/server.ts';
+import { connect, testEnv, type Connected } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 // Hostile pages that test limits rather than manners: huge results, a huge
@@ -14,23 +12,14 @@ import { connectUpstream } from './helpers/upstream-cli.ts';
 // the corpus over Streamable HTTP with the server's memory watched.
 
 describe('hostile pages at the limits: every call returns bounded, and the session goes on', () => {
-  const output = useTempDir('spm-hostile-limits-');
-  let site: HostileSite;
-  const servers: Connected[] = [];
-
-  before(async () => {
-    site = await startHostileSite();
-  });
-  after(async () => {
-    await closeAll(servers);
-    await site?.close();
-  });
+  const suite = useHostileSuite('spm-hostile-limits-');
+  const { output, servers } = suite;
 
   const own = (t: { after(fn: () => Promise<void>): void }, dir: string, args: string[]) => ownSession(t, servers, `${output.path}/${dir}`, args);
 
   test('huge results are bounded with a note: a 200,000-node DOM snapshot and a 100 MB evaluate result (ours)', { timeout: 180_000 }, async (t) => {
     const server = await own(t, 'huge', ['--max-result-chars', '300000']);
-    const d = new Driver(server.client, site);
+    const d = new Driver(server.client, suite.site);
     await d.go('/big-dom');
     const snap = await d.call('browser_snapshot');
     assert.ok(snap.length < 301_000, `${snap.length} characters`);
@@ -52,7 +41,7 @@ describe('hostile pages at the limits: every call returns bounded, and the sessi
     const server = await own(t, 'big-text', ['--max-result-chars', '300000', '--timeout-navigation', '60000']);
     // 60 s navigation timeout + 3 s bridge margin + 2 s hang probe, and slack
     // for a loaded machine.
-    const d = new Driver(server.client, site, 70_000);
+    const d = new Driver(server.client, suite.site, 70_000);
     const nav = await d.go('/big-text');
     if (/Page URL: \S+\/big-text/.test(nav)) {
       // The upstream puts a snapshot that big in a file and links it.
@@ -89,7 +78,7 @@ describe('hostile pages at the limits: every call returns bounded, and the sessi
     ];
     for (const [label, server] of runs) {
       servers.push(server);
-      const d = new Driver(server.client, site);
+      const d = new Driver(server.client, suite.site);
       const started = Date.now();
       const { tabs } = await flood(d);
       const after = await d.call('browser_snapshot');
@@ -109,7 +98,7 @@ describe('hostile pages at the limits: every call returns bounded, and the sessi
   test('an endless download is stopped at --max-download-bytes and the result says so (ours)', { timeout: 60_000 }, async () => {
     const server = await connect(testEnv(`${output.path}/download`), ['--max-download-bytes', String(4 * 1024 * 1024)]);
     servers.push(server);
-    const d = new Driver(server.client, site);
+    const d = new Driver(server.client, suite.site);
     await d.go('/huge-download');
     // Over loopback it grows fast: the note may come with the click itself.
     let note = await d.click('Get the endless file');
@@ -124,7 +113,7 @@ describe('hostile pages at the limits: every call returns bounded, and the sessi
     const heap = async () => ((await (await fetch(`${server.origin}/healthz`)).json()) as { memory: { heapUsedBytes: number; afterGc: boolean } }).memory;
     const session = async (run: (d: Driver) => Promise<void>) => {
       const { client, transport } = await httpClient(server.url);
-      const d = new Driver(client, site);
+      const d = new Driver(client, suite.site);
       await run(d);
       await d.go('/calm');
       assert.match(await d.call('browser_snapshot'), /Calm/);

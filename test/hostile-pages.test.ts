@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { Driver, ownSession, TIMEOUTS } from './helpers/hostile-driver.ts';
+import { Driver, ownSession, TIMEOUTS, useHostileSuite } from './helpers/hostile-driver.ts';
 import { runAll, SCENARIOS } from './helpers/hostile-scenarios.ts';
-import { after, before, describe, test } from 'node:test';
-import { useTempDir } from './helpers/fixtures.ts';
-import { startHostileSite, type HostileSite } from './helpers/hostile-site.ts';
+import { describe, test } from 'node:test';
 import { commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
-import { connect, testEnv, type Connected, closeAll } from './helpers/server.ts';
+import { connect, testEnv, type Connected } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 // Every page of the hostile corpus, driven through MCP tools on our two engines
@@ -14,18 +12,9 @@ import { connectUpstream } from './helpers/upstream-cli.ts';
 // happened as the upstream's does, and the session must stay usable.
 
 describe('hostile pages: every tool call returns, says what happened as upstream does, and the session goes on', () => {
-  const output = useTempDir('spm-hostile-');
-  let site: HostileSite;
-  const servers: Connected[] = [];
+  const suite = useHostileSuite('spm-hostile-');
+  const { output, servers } = suite;
   const results = new Map<string, Map<string, Driver>>();
-
-  before(async () => {
-    site = await startHostileSite();
-  });
-  after(async () => {
-    await closeAll(servers);
-    await site?.close();
-  });
 
   const targets: [string, () => Promise<Connected>][] = [
     ['upstream CLI', () => connectUpstream(`${output.path}/upstream`, TIMEOUTS)],
@@ -36,7 +25,7 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     test(`${label}: the whole corpus`, { timeout: 300_000 }, async (t) => {
       const server = await start();
       servers.push(server);
-      const drivers = await runAll(server.client, site);
+      const drivers = await runAll(server.client, suite.site);
       results.set(label, drivers);
       // The per-page report (longest call, errors, usable after), printed in the test output.
       for (const [name, d] of drivers) {
@@ -77,7 +66,7 @@ describe('hostile pages: every tool call returns, says what happened as upstream
 
   test('a page whose script never yields: the call ends with a note, the page is closed, the session goes on (ours; upstream stays stuck)', { timeout: 120_000 }, async (t) => {
     const server = await own(t, 'busy', TIMEOUTS);
-    const d = new Driver(server.client, site);
+    const d = new Driver(server.client, suite.site);
     // The loop starts 200 ms after the script runs: on a busy machine before the navigate's own snapshot.
     const nav = await d.go('/busy-loop');
     const stuck = /stopped responding/.test(nav) ? nav : await d.call('browser_wait_for', { time: 1 });
@@ -93,7 +82,7 @@ describe('hostile pages: every tool call returns, says what happened as upstream
   // (history-throttle.test.ts): the page is throttled, loads, and the session goes on.
   test('a page flooding its history: it loads, throttled, and the session goes on (ours)', { timeout: 150_000 }, async (t) => {
     const server = await own(t, 'history-flood', TIMEOUTS);
-    const d = new Driver(server.client, site);
+    const d = new Driver(server.client, suite.site);
     const nav = await d.go('/history-flood');
     t.diagnostic(`navigate took ${d.durations[0]} ms; ${nav.match(/Note: .*/)?.[0] ?? 'no note'}`);
     assert.match(nav, /Page URL: \S+\/history-flood/);
@@ -109,7 +98,7 @@ describe('hostile pages: every tool call returns, says what happened as upstream
   // times out. Ours says why.
   test('a page that removes its root element, a page that refreshes itself forever: the timed-out call says why, the session goes on (ours)', { timeout: 150_000 }, async (t) => {
     const server = await own(t, 'rootless', TIMEOUTS);
-    const d = new Driver(server.client, site);
+    const d = new Driver(server.client, suite.site);
     const nav = await d.go('/rootless');
     assert.match(nav, /Timeout \d+ms exceeded/);
     assert.match(nav, /Note: the page \S+\/rootless has no root element \(a script removed it\)/);
@@ -131,7 +120,7 @@ describe('hostile pages: every tool call returns, says what happened as upstream
   // client gave up after 60 s). Ours waits in the server.
   test('a page whose setTimeout never calls back: a click answers at once with the page changed (ours)', { timeout: 60_000 }, async (t) => {
     const server = await own(t, 'no-timers', TIMEOUTS);
-    const d = new Driver(server.client, site);
+    const d = new Driver(server.client, suite.site);
     await d.go('/no-timers');
     await d.click('Press');
     t.diagnostic(`the click took ${d.durations.at(-1)} ms`);
@@ -146,7 +135,7 @@ describe('hostile pages: every tool call returns, says what happened as upstream
   test('a call the client cancels on a script that never yields: the next call says the page was closed and goes on (ours)', { timeout: 90_000 }, async (t) => {
     const server = await own(t, 'busy-cancel', TIMEOUTS);
     // Two probes of 3 s and a close of at most 2 s, then the navigate itself.
-    const d = new Driver(server.client, site, 20_000);
+    const d = new Driver(server.client, suite.site, 20_000);
     await d.go('/calm');
     await assert.rejects(
       server.client.callTool({ name: 'browser_evaluate', arguments: { function: '() => { for (;;) {} }' } }, undefined, { timeout: 2000 }),

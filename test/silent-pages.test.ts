@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { useTempDir } from './helpers/fixtures.ts';
-import { Driver } from './helpers/hostile-driver.ts';
-import { startHostileSite, type HostileSite } from './helpers/hostile-site.ts';
-import { closeAll, connect, testEnv, type Connected } from './helpers/server.ts';
+import { describe, test } from 'node:test';
+import { Driver, useHostileSuite } from './helpers/hostile-driver.ts';
+import { connect, testEnv, type Connected } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 // Pages that answer no DevTools command without being stuck. While a
@@ -19,19 +17,11 @@ import { connectUpstream } from './helpers/upstream-cli.ts';
 const ARGS = ['--timeout-navigation', '5000'];
 
 describe('silent pages that are not stuck: a navigation its server never answers, a popup\'s alert', () => {
-  const output = useTempDir('spm-silent-pages-');
-  let site: HostileSite;
-  const servers: Connected[] = [];
-  before(async () => {
-    site = await startHostileSite();
-  });
-  after(async () => {
-    await closeAll(servers);
-    await site?.close();
-  });
+  const suite = useHostileSuite('spm-silent-pages-');
+  const { output, servers } = suite;
 
   async function play(server: Connected) {
-    const d = new Driver(server.client, site);
+    const d = new Driver(server.client, suite.site);
     await d.go('/calm?first');
     const timedOut = await d.go('/hang');
     const next = await d.go('/calm');
@@ -59,7 +49,7 @@ describe('silent pages that are not stuck: a navigation its server never answers
   test('a service worker that never answers a navigation: the tab stays, the note names it (ours)', { timeout: 90_000 }, async (t) => {
     const server = await connect(testEnv(`${output.path}/ours-sw`), ARGS);
     servers.push(server);
-    const d = new Driver(server.client, site);
+    const d = new Driver(server.client, suite.site);
     await d.go('/sw');
     await d.call('browser_wait_for', { text: 'Service worker ready' });
     const timedOut = await d.go('/sw-blackhole');
@@ -76,14 +66,14 @@ describe('silent pages that are not stuck: a navigation its server never answers
     servers.push(upstream, ours);
     // The upstream is the yardstick, not the subject: whether its click answers at all is reported.
     const upstreamRun = (async () => {
-      const d = new Driver(upstream.client, site, 15_000);
+      const d = new Driver(upstream.client, suite.site, 15_000);
       await d.go('/popup-alert');
       const said = (text: string) => (text ? `${d.durations.at(-1)} ms, ${/### Error/.test(text) ? text.split('\n')[1] : 'no error'}` : 'no answer within 25 s');
       const click = said(await d.click('Open popup'));
       const answer = said(await d.call('browser_handle_dialog', { accept: true }));
       return `click: ${click}; then browser_handle_dialog: ${answer}`;
     })();
-    const d = new Driver(ours.client, site);
+    const d = new Driver(ours.client, suite.site);
     await d.go('/popup-alert');
     // The alert may open during the click or just after it: then the next call meets the held page.
     let clicked = await d.click('Open popup');

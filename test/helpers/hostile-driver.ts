@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { HostileSite } from './hostile-site.ts';
+import { after, before } from 'node:test';
+import { useTempDir } from './fixtures.ts';
+import { startHostileSite, type HostileSite } from './hostile-site.ts';
 import { closeAll, connect, testEnv, textOf, type Connected } from './server.ts';
 
 // Drives one target (upstream CLI or ours) through the hostile corpus and
@@ -80,4 +82,32 @@ export async function ownSession(t: { after(fn: () => Promise<void>): void }, se
   servers.push(server);
   t.after(() => closeAll([server]));
   return server;
+}
+
+/** What a describe block of hostile-page tests shares: the site (started before its tests), the sessions (all closed after) and an output dir. */
+export interface HostileSuite {
+  readonly output: { readonly path: string };
+  readonly servers: Connected[];
+  readonly site: HostileSite;
+}
+
+/** Call in a describe block's body. */
+export function useHostileSuite(prefix: string): HostileSuite {
+  let site: HostileSite | undefined;
+  const suite = {
+    output: useTempDir(prefix),
+    servers: [] as Connected[],
+    get site(): HostileSite {
+      if (!site) throw new Error('the hostile site is not started (use the suite inside its tests)');
+      return site;
+    },
+  };
+  before(async () => {
+    site = await startHostileSite();
+  });
+  after(async () => {
+    await closeAll(suite.servers);
+    await site?.close();
+  });
+  return suite;
 }
