@@ -87,7 +87,10 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
   const probed = await Promise.all(pages.map((page) => (closeAskedFor(page) ? 'answers' : probe(context, page, probeMs))));
   // A dialog holds every page of its renderer (open-dialogs.ts), and which pages
   // share one is not known here: while one is open, no silent page is closed.
-  const withDialog = pages.filter((page) => openDialogOf(page));
+  const withDialog = pages.flatMap((page) => {
+    const dialog = openDialogOf(page);
+    return dialog ? [{ page, dialog }] : [];
+  });
   const states = probed.map((state): PageState => (state === 'stuck' && withDialog.length ? 'held' : state));
   const hung = pages.filter((_, i) => states[i] === 'stuck');
   const urlsIn = (state: PageState) => pages.filter((_, i) => states[i] === state).map((page) => page.url());
@@ -99,8 +102,13 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
     // While a close is still under way the call has waited long enough: the tab comes when it comes.
     if (!closing.length) await withDeadline(blank, CLOSE_MS);
   }
-  const navigating = pages.filter((page, i) => states[i] === 'navigating').map((page) => ({ page: page.url(), waitingFor: navigationWaitingFor(page) ?? page.url() }));
-  const current = states.includes('held') && withDialog[0] ? await makeCurrentTab(withDialog[0]) : false;
-  const dialogs = states.includes('held') ? withDialog.map((page, i) => ({ page: page.url(), type: openDialogOf(page)?.type() ?? 'alert', message: openDialogOf(page)?.message() ?? '', current: i === 0 && current })) : [];
+  // A navigation answered since its probe waits no more: nothing to say about it.
+  const navigating = pages.flatMap((page, i) => {
+    const waitingFor = states[i] === 'navigating' ? navigationWaitingFor(page) : undefined;
+    return waitingFor ? [{ page: page.url(), waitingFor }] : [];
+  });
+  const held = states.includes('held');
+  const current = held && withDialog[0] ? await makeCurrentTab(withDialog[0].page) : false;
+  const dialogs = held ? withDialog.map(({ page, dialog }, i) => ({ page: page.url(), type: dialog.type(), message: dialog.message(), current: i === 0 && current })) : [];
   return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), rootless: urlsIn('rootless'), reloading: urlsIn('reloading'), navigating, dialogs };
 }

@@ -35,9 +35,9 @@ export function watchNavigations(context: BrowserContext): void {
     pageOf.set(request, page);
   });
   const answered = (request: Request) => waiting.get(pageOf.get(request)!)?.delete(request);
+  // Events the upstream's tabs already hear: listening here adds no traffic (requestfinished would).
   context.on('response', (response) => answered(response.request()));
   context.on('requestfailed', answered);
-  context.on('requestfinished', answered);
 }
 
 /** The URL a navigation of this page's main frame is still waiting for, if any. */

@@ -210,11 +210,11 @@ export class BridgeSession {
       throw new McpError(ErrorCode.InvalidParams, `Tool ${UNSAFE_CODE_TOOL} is disabled on this server: it runs code inside the server process. The operator can enable it with --allow-unsafe-code.`);
     const closedAfterCancel = await this.#hangs.pendingNote();
     const forward = () => this.#forward(params, extra);
-    const retry = { name: params.name, aborted: () => extra.signal.aborted, browser: this.browser, forward, log: this.#options.log, sessionId: this.id };
+    const retry = { name: params.name, browser: this.browser, forward, log: this.#options.log, sessionId: this.id };
     const sent = { at: performance.now(), browserRan: this.browser.running, closedTabs: this.browser.closedTabs };
     let result = await forward();
     bundleCodeCacheReady();
-    for (const retried of [retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation]) result = await retried(result, sent, retry);
+    for (const retried of [retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation]) if (result.isError && !extra.signal.aborted) result = await retried(result, sent, retry);
     const closedNow = result.isError && TIMED_OUT.test(textOf(result)) ? await this.#hangs.afterTimeout() : undefined;
     for (const note of [closedAfterCancel, closedNow]) if (note) result = withNote(result, note);
     if (result.isError && CRASHED.test(textOf(result))) result = withNote(result, CRASH_NOTE);

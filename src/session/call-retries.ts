@@ -11,6 +11,8 @@ const INTERRUPTED_WAIT_MS = 3000;
 // A busy renderer's tabs took ~3.5 s to go after the hang check closed them
 // (a flood of 500 popups on 2 cores); past this the call's own error stands.
 const CLOSING_WAIT_MS = 10_000;
+// A call that failed later than this has used its time: its error stands.
+const LATE_MS = 10_000;
 
 /** What held when the call was sent. */
 export interface SentCall {
@@ -21,10 +23,13 @@ export interface SentCall {
   closedTabs: number;
 }
 
-/** One forwarded call, as the retries see it. */
+/**
+ * One forwarded call, as the retries see it. Each retry is asked only about an
+ * error result of a call the client has not cancelled (BridgeSession), and
+ * returns it as it is or the result of one more try.
+ */
 export interface RetryableCall {
   name: string;
-  aborted(): boolean;
   browser: SessionBrowser;
   /** Sends the same call to the upstream again. */
   forward(): Promise<CallToolResult>;
@@ -42,7 +47,7 @@ export interface RetryableCall {
  * Only for a call sent while the browser ran.
  */
 export async function retryAfterBrowserLoss(result: CallToolResult, sent: SentCall, call: RetryableCall): Promise<CallToolResult> {
-  if (!result.isError || !sent.browserRan || call.browser.running || call.name === 'browser_close' || call.aborted()) return result;
+  if (!sent.browserRan || call.browser.running || call.name === 'browser_close') return result;
   call.log.warn(`session ${call.sessionId}: the browser exited during ${call.name}; relaunching and retrying the call once`);
   metrics.browserRelaunches.inc();
   return withNote(await call.forward(), 'Note: the browser of this session had exited unexpectedly; it was relaunched and this call retried on a fresh browser (open pages, cookies and storage of the old one are gone).');
@@ -56,7 +61,7 @@ export async function retryAfterBrowserLoss(result: CallToolResult, sent: SentCa
  * more on what is left. A call that failed late has used its time.
  */
 export async function retryAfterClosingTab(result: CallToolResult, sent: SentCall, call: RetryableCall): Promise<CallToolResult> {
-  if (!result.isError || performance.now() - sent.at >= CLOSING_WAIT_MS || !PAGE_CLOSED.test(textOf(result)) || call.name === 'browser_close' || call.aborted()) return result;
+  if (performance.now() - sent.at >= LATE_MS || !PAGE_CLOSED.test(textOf(result)) || call.name === 'browser_close') return result;
   if (!(await call.browser.closingPagesGone(CLOSING_WAIT_MS, sent.closedTabs))) return result;
   return withNote(await call.forward(), PAGE_CLOSED_NOTE);
 }
@@ -72,7 +77,7 @@ export async function retryAfterClosingTab(result: CallToolResult, sent: SentCal
  * commit (sent at once, the retry was itself cut short by the first).
  */
 export async function retryAfterPageNavigation(result: CallToolResult, sent: SentCall, call: RetryableCall): Promise<CallToolResult> {
-  if (!result.isError || call.name !== 'browser_navigate' || performance.now() - sent.at >= CLOSING_WAIT_MS || call.aborted()) return result;
+  if (call.name !== 'browser_navigate' || performance.now() - sent.at >= LATE_MS) return result;
   const [, asked, other] = NAVIGATION_INTERRUPTED.exec(textOf(result)) ?? [];
   if (asked === undefined || asked === other) return result;
   const context = await call.browser.runningContext();
