@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { useTempDir } from './helpers/fixtures.ts';
 import { closeAll, connect, testEnv, type Connected } from './helpers/server.ts';
 import { CHROMIUM, connectUpstream } from './helpers/upstream-cli.ts';
 
@@ -26,12 +24,7 @@ let page: http.Server;
 let url: string;
 const waiters: ((seen: string) => void)[] = [];
 const servers: Connected[] = [];
-const dirs: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-};
+const dirs = useTempDir('spm-history-');
 
 before(async () => {
   page = http.createServer((req, res) => {
@@ -49,14 +42,13 @@ before(async () => {
 after(async () => {
   await closeAll(servers);
   page?.close();
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 });
 
 const report = () => Promise.race([new Promise<string>((resolve) => waiters.push(resolve)), new Promise<string>((_, reject) => setTimeout(() => reject(new Error('no report within 20 s')), 20_000))]);
 
 async function unautomated(): Promise<string> {
   const seen = report();
-  const child = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--no-first-run', '--disable-background-networking', `--user-data-dir=${tempDir('spm-control-')}`, url], { stdio: 'ignore', detached: true });
+  const child = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--no-first-run', '--disable-background-networking', `--user-data-dir=${dirs.path}/control`, url], { stdio: 'ignore', detached: true });
   try {
     return await seen;
   } finally {
@@ -77,8 +69,8 @@ async function viaMcp(server: Connected): Promise<string> {
 
 test('a page flooding its history is throttled as in an unautomated Chromium (the upstream CLI reported alongside)', { timeout: 120_000 }, async (t) => {
   const control = Number(await unautomated());
-  const upstream = Number(await viaMcp(await connectUpstream(tempDir('spm-history-upstream-'))));
-  const ours = Number(await viaMcp(await connect(testEnv(tempDir('spm-history-ours-')))));
+  const upstream = Number(await viaMcp(await connectUpstream(`${dirs.path}/upstream`)));
+  const ours = Number(await viaMcp(await connect(testEnv(`${dirs.path}/ours`))));
   t.diagnostic(`pushState calls that took effect of 300: unautomated ${control}, upstream CLI ${upstream}, ours ${ours}`);
   assert.ok(control < 300, `the unautomated Chromium throttled (${control} of 300)`);
   assert.equal(ours, control);
