@@ -24,6 +24,18 @@ const WORKERS_PAGE = `<title>workers</title><button onclick="w.postMessage('ping
 // Logs all the time, and its snapshot takes a while: a console read right after a snapshot sees messages its flush did not.
 const TICKING_PAGE = `<title>ticking</title><ul>${'<li><a href="#">item</a> text</li>'.repeat(1500)}</ul><script>let n = 0; setInterval(() => console.log('tick', ++n), 5)</script>`;
 
+// Objects logged at load and errors thrown just after: a replay describes objects without previews,
+// and what a page logs while a sync ends must not be discarded unread.
+const LATE_ERRORS_PAGE = `<title>late errors</title><script>console.log('state', {a: 1, b: 'two'}, [1, 2]); console.table([{a: 1}]);
+Promise.reject(new Error('rejected at load')); for (const ms of [5, 15, 40]) setTimeout(() => { throw new TypeError('thrown after ' + ms + ' ms'); }, ms);</script>`;
+
+// Logs every 2 ms (an object every 10th, an uncaught error every 25th) while the agent works: every sync races it.
+const CHATTY_PAGE = `<title>chatty</title><button onclick="document.title = 'clicked ' + n">Click</button><script>let n = 0;
+setInterval(() => { n++; if (n % 10) console.log('tick', n); else console.log('tick', n, {n}); if (n % 25 === 0) { const k = n; setTimeout(() => { throw new Error('boom ' + k); }); } }, 2);</script>`;
+
+/** The ticks one console read lists, in order. */
+const ticksIn = (read: string) => [...read.matchAll(/\[LOG\] tick (\d+)/g)].map((m) => Number(m[1]));
+
 function startSite(): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const { port } = server.address() as AddressInfo;
@@ -32,6 +44,8 @@ function startSite(): Promise<{ url: string; close(): Promise<void> }> {
     if (req.url === '/worker.js') return res.setHeader('content-type', 'text/javascript').end(WORKER);
     if (req.url === '/workers') return res.end(WORKERS_PAGE);
     if (req.url === '/ticking') return res.end(TICKING_PAGE);
+    if (req.url === '/late-errors') return res.end(LATE_ERRORS_PAGE);
+    if (req.url === '/chatty') return res.end(CHATTY_PAGE);
     if (req.url === '/second') return res.end(`<title>second</title><p id="p">second page</p><script>console.error('second loaded')</script>`);
     res.end(`<title>outer</title><h1>Outer</h1><iframe src="http://localhost:${port}/inner"></iframe><script>console.log('outer loaded', 42)</script>`);
   });
@@ -79,6 +93,12 @@ async function driveWorker(client: Client, site: string): Promise<string> {
   return (inWorker.match(/### Result\n[^\n]*/)?.[0] ?? inWorker) + '\n' + (await call('browser_console_messages', { level: 'debug' })).replaceAll(site, 'SITE').replace(/\S*spm-quiet-[^/]+\/(ours|upstream)\/console-[^#\s)]*/g, 'console-FILE');
 }
 
+async function driveLateErrors(client: Client, site: string): Promise<string> {
+  await client.callTool({ name: 'browser_navigate', arguments: { url: `${site}/late-errors` } });
+  await client.callTool({ name: 'browser_wait_for', arguments: { time: 1 } });
+  return textOf(await client.callTool({ name: 'browser_console_messages', arguments: { level: 'debug' } })).replaceAll(site, 'SITE');
+}
+
 describe('--quiet-runtime: what Playwright learns from Runtime events still works, as under the upstream CLI', () => {
   const dirs = useTempDir('spm-quiet-');
   let site: { url: string; close(): Promise<void> };
@@ -87,6 +107,8 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
   let upstream: string[];
   let oursWorker: string;
   let upstreamWorker: string;
+  let oursLate: string;
+  let upstreamLate: string;
   before(async () => {
     site = await startSite();
     // A cache of its own: the probe of whether the driver hears console messages runs under the shim.
@@ -97,6 +119,8 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     upstream = await drive(b.client, site.url);
     oursWorker = await driveWorker(a.client, site.url);
     upstreamWorker = await driveWorker(b.client, site.url);
+    oursLate = await driveLateErrors(a.client, site.url);
+    upstreamLate = await driveLateErrors(b.client, site.url);
   });
   after(async () => {
     await closeAll(servers);
@@ -119,6 +143,36 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     assert.match(oursWorker, /worker started 7/);
     assert.match(oursWorker, /worker got ping/);
     assert.match(oursWorker, /worker boom/);
+  });
+
+  test('objects logged at load read with their contents, and errors thrown just after it are all listed, as under the upstream CLI', () => {
+    assert.equal(oursLate, upstreamLate);
+    assert.match(oursLate, /\[LOG\] state \{a: 1, b: two\} \[1, 2\]/);
+    assert.match(oursLate, /\[TABLE\] \[Object\]/);
+    for (const text of ['rejected at load', 'thrown after 5 ms', 'thrown after 15 ms', 'thrown after 40 ms']) assert.match(oursLate, new RegExp(text));
+  });
+
+  test('a page that logs all the time: each read lists every message once, in order, with no gap', async () => {
+    const { client } = servers[0]!;
+    await client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/chatty` } });
+    const reads: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const ref = textOf(await client.callTool({ name: 'browser_snapshot', arguments: {} })).match(/button "Click" \[ref=(\w+)\]/)?.[1];
+      await client.callTool({ name: 'browser_click', arguments: { target: ref ?? 'missing', element: 'Click' } });
+      reads.push(textOf(await client.callTool({ name: 'browser_console_messages', arguments: { level: 'debug' } })));
+    }
+    for (const read of reads) {
+      const ticks = ticksIn(read);
+      assert.ok(ticks.length > 50, read.slice(0, 300));
+      const expected = Array.from({ length: ticks.at(-1)! - ticks[0]! + 1 }, (_, i) => ticks[0]! + i);
+      assert.deepEqual(ticks, expected, 'ticks listed once each, none missing');
+      const errors = [...read.matchAll(/Error: boom (\d+)/g)].map((m) => Number(m[1]));
+      assert.equal(new Set(errors).size, errors.length, 'each uncaught error once');
+      for (let k = Math.ceil(ticks[0]! / 25) * 25; k <= ticks.at(-1)! - 25; k += 25) assert.ok(errors.includes(k), `boom ${k} listed`);
+    }
+    const objects = reads.flatMap((read) => [...read.matchAll(/\[LOG\] tick \d+ (\{n: \d+\}|Object)/g)].map((m) => m[1]));
+    // A call logged while a sync's second pass runs keeps the replay's description: a few, never most.
+    assert.ok(objects.filter((o) => o !== 'Object').length >= objects.length * 0.8, `objects with their contents: ${objects.join(' ')}`);
   });
 
   // The upstream reads a live list, so a message landing between its two reads can make them differ

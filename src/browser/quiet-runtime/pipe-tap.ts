@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
+import { OrderedOutbox } from './ordered-outbox.ts';
 import { QuietRuntime } from './runtime-shim.ts';
 
 // Chromium's DevTools pipe (--remote-debugging-pipe): fd 3 carries commands
@@ -62,10 +63,12 @@ export function tapDevtoolsPipe(child: ChildProcess, options: { keepConsole: boo
   const writeToChromium = (message: string) => {
     if (!toChromium.destroyed && toChromium.writable) toChromium.write(`${message}\0`);
   };
+  const outbox = new OrderedOutbox(toDriver);
   const shim = new QuietRuntime({
     keepConsole: options.keepConsole,
     toBrowser: writeToChromium,
-    toDriver: (message) => toDriver(Buffer.from(`${message}\0`)),
+    toDriver: (message) => (outbox.add(Buffer.from(message)), outbox.flush()),
+    hold: () => outbox.hold(),
   });
 
   const fromDriver = new Frames();
@@ -83,13 +86,12 @@ export function tapDevtoolsPipe(child: ChildProcess, options: { keepConsole: boo
 
   const fromBrowser = new Frames();
   fromChromium.on('data', (chunk: Buffer) => {
-    const out: Buffer[] = [];
     for (const message of fromBrowser.push(chunk)) {
       const replaced = guarded(() => shim.fromBrowser(head(message), tail(message), () => text(message)), null);
-      if (replaced === null) out.push(message, NUL_BYTE);
-      else for (const m of replaced) out.push(Buffer.from(m), NUL_BYTE);
+      if (replaced === null) outbox.add(message);
+      else for (const m of replaced) outbox.add(Buffer.from(m));
     }
-    if (out.length) toDriver(Buffer.concat(out));
+    outbox.flush();
   });
   fromChromium.on('end', () => {
     if (!driverSide.destroyed) driverSide.push(null);

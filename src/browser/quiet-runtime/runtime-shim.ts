@@ -1,3 +1,5 @@
+import { argumentsWantingPreview, CONSOLE_API_CALLED, ConsoleKeys, previewArrived, releaseCall, type ReplayedCall } from './console-replay.ts';
+import type { Slot } from './ordered-outbox.ts';
 import { EVENT_PREFIX, QUIET_TYPES, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
 
 // With CDP's Runtime domain enabled, V8 describes every console.log argument
@@ -13,8 +15,12 @@ import { EVENT_PREFIX, QUIET_TYPES, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, 
 // the domain is on only for a sync: `enable` (Chromium reports every live
 // context, creating main worlds as it would for Playwright, then replays the
 // console messages and errors it stored meanwhile) and `disable`, sent in one
-// write; when the sync replayed anything, `discardConsoleEntries` follows, so
-// each message is replayed once.
+// write. When that replayed anything, a second pass follows in one write: the
+// previews the replay left out (console-replay.ts), `enable` again (what was
+// logged since the first pass: a discard sent after `disable` alone would drop
+// it unread), `discardConsoleEntries` and `disable`. What the second `enable`
+// replays again, and what is logged live between the discard and `disable`,
+// is delivered once (console-replay.ts).
 // A sync runs whenever a context may have appeared (a navigation starting or
 // committed, a new frame, a new isolated world, load), when
 // the upstream is about to read the console (flush(), console-flush.ts), and
@@ -41,6 +47,9 @@ const FIRST_OWN_ID = -1_000_000;
  * the page logged; the upstream's reads flush explicitly (console-flush.ts).
  */
 const FLUSH_AFTER_MS = 1000;
+/** A replayed call waits this long at most for its previews (a page busy from then on never answers). */
+const PREVIEW_DEADLINE_MS = 300;
+const PREVIEW_GROUP = 'stealth-playwright-mcp-preview';
 
 interface SessionState {
   type: string;
@@ -49,7 +58,7 @@ interface SessionState {
   contexts: Map<number, string>;
   /** Playwright's Runtime.enable ids, answered when the next sync ends. */
   enables: number[];
-  sync: { enableId: number; seen: Set<number>; seq: number; replayed: boolean } | undefined;
+  sync: { enableId: number; seen: Set<number>; seq: number; replayed: boolean; pass: 1 | 2; calls: ReplayedCall[] } | undefined;
   again: boolean;
   /** Syncs started so far; a flush waits for one numbered past the count at its request. */
   started: number;
@@ -58,6 +67,7 @@ interface SessionState {
   syncedAt: number;
   /** Playwright's bindings: Runtime.disable drops them for documents to come, so each sync adds them again. */
   bindings: Map<string, string | undefined>;
+  keys: ConsoleKeys;
 }
 
 export interface ShimCounters {
@@ -74,13 +84,21 @@ export class QuietRuntime {
   #ownEnables = new Map<number, string>();
   /** Playwright's Page.createIsolatedWorld ids → session: a new world to sync after. */
   #worldRequests = new Map<number, string>();
+  /** Our discards' ids → session: at the answer, V8's storage is empty. */
+  #discards = new Map<number, string>();
+  /** Our disables' ids → session: what comes after the answer is the next enable's replay, from the storage's start. */
+  #disables = new Map<number, string>();
+  /** Our preview requests' ids → the replayed call and argument they are for. */
+  #previews = new Map<number, { sessionId: string; call: ReplayedCall; index: number }>();
+  #hold: () => Slot;
   #toBrowser: (message: string) => void;
   #toDriver: (message: string) => void;
   #keepConsole: boolean;
 
   /** keepConsole false: each sync first discards what the page logged, so nothing it logged is ever described. */
-  constructor(io: { keepConsole?: boolean; toBrowser(message: string): void; toDriver(message: string): void }) {
+  constructor(io: { keepConsole?: boolean; toBrowser(message: string): void; toDriver(message: string): void; hold(): Slot }) {
     this.#toBrowser = io.toBrowser;
+    this.#hold = io.hold;
     this.#toDriver = io.toDriver;
     this.#keepConsole = io.keepConsole ?? true;
   }
@@ -148,12 +166,7 @@ export class QuietRuntime {
    * deliver in its place (none, or synthesized ones around it).
    */
   fromBrowser(start: string, end: string, full: () => string): string[] | null {
-    if (REPLAYED_EVENTS.some((prefix) => start.startsWith(prefix))) {
-      // Big (argument previews): the session is read from the end, the message passes undecoded.
-      const sync = this.#sessions.get(SESSION_AT_END.exec(end)?.[1] ?? '')?.sync;
-      if (sync) sync.replayed = true;
-      return null;
-    }
+    if (REPLAYED_EVENTS.some((prefix) => start.startsWith(prefix))) return this.#onReplayed(start, end, full);
     if (start.startsWith(EVENT_PREFIX)) {
       const method = start.slice(EVENT_PREFIX.length, start.indexOf('"', EVENT_PREFIX.length));
       if (!WATCHED_EVENTS.has(method)) return null;
@@ -175,16 +188,36 @@ export class QuietRuntime {
     return null;
   }
 
+  #onReplayed(start: string, end: string, full: () => string): string[] | null {
+    const state = this.#sessions.get(SESSION_AT_END.exec(end)?.[1] ?? '');
+    if (!state?.quiet) return null;
+    if (state.sync) state.sync.replayed = true;
+    if (!this.#keepConsole) return null;
+    const raw = full();
+    if (!state.keys.admit(raw)) return [];
+    if (state.sync?.pass !== 1 || !start.startsWith(CONSOLE_API_CALLED)) return null;
+    const message = JSON.parse(raw) as ReplayedCall['message'];
+    const wanted = argumentsWantingPreview(message);
+    if (!wanted.length) return null;
+    const call: ReplayedCall = { message, waiting: new Set(wanted), slot: this.#hold() };
+    state.sync.calls.push(call);
+    setTimeout(() => releaseCall(call), PREVIEW_DEADLINE_MS).unref();
+    return [];
+  }
+
   #onEvent(raw: string, message: Message): string[] | null {
     const params = message.params ?? {};
     if (message.method === 'Target.attachedToTarget') {
       const info = params.targetInfo as { type?: string } | undefined;
-      this.#sessions.set(params.sessionId as string, { type: info?.type ?? 'other', quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, started: 0, waiters: [], syncedAt: 0, bindings: new Map() });
+      this.#sessions.set(params.sessionId as string, { type: info?.type ?? 'other', quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, started: 0, waiters: [], syncedAt: 0, bindings: new Map(), keys: new ConsoleKeys() });
       return null;
     }
     if (message.method === 'Target.detachedFromTarget') {
       const gone = this.#sessions.get(params.sessionId as string);
       for (const waiter of gone?.waiters.splice(0) ?? []) waiter.resolve();
+      for (const [id, preview] of this.#previews) if (preview.sessionId === params.sessionId) (this.#previews.delete(id), releaseCall(preview.call));
+      for (const call of gone?.sync?.calls ?? []) releaseCall(call);
+      for (const ids of [this.#discards, this.#disables]) for (const [id, owner] of ids) if (owner === params.sessionId) ids.delete(id);
       this.#sessions.delete(params.sessionId as string);
       return null;
     }
@@ -248,39 +281,96 @@ export class QuietRuntime {
     return JSON.stringify({ method: 'Runtime.executionContextDestroyed', params: { executionContextId, executionContextUniqueId: '' }, sessionId });
   }
 
+  #command(sessionId: string, method: string, params?: Record<string, unknown>): { id: number; text: string } {
+    const id = this.#nextId--;
+    return { id, text: JSON.stringify({ id, method, ...(params ? { params } : {}), sessionId }) };
+  }
+
+  /** Runtime.disable forgets bindings for documents to come: they follow every disable. */
+  #disableKeepingBindings(sessionId: string, state: SessionState): string[] {
+    const disable = this.#command(sessionId, 'Runtime.disable');
+    this.#disables.set(disable.id, sessionId);
+    const out = [disable.text];
+    for (const [name, executionContextName] of state.bindings) out.push(this.#command(sessionId, 'Runtime.addBinding', executionContextName === undefined ? { name } : { name, executionContextName }).text);
+    return out;
+  }
+
   #requestSync(sessionId: string, state: SessionState): void {
     if (state.sync) {
       state.again = true;
       return;
     }
-    const command = (method: string, params?: Record<string, unknown>) => JSON.stringify({ id: this.#nextId--, method, ...(params ? { params } : {}), sessionId });
     // Without the console kept, what the page logged goes unread: enable then reports contexts only.
-    const commands = this.#keepConsole ? [] : [command('Runtime.discardConsoleEntries')];
-    const enableId = this.#nextId;
-    commands.push(command('Runtime.enable'), command('Runtime.disable'));
-    for (const [name, executionContextName] of state.bindings) commands.push(command('Runtime.addBinding', executionContextName === undefined ? { name } : { name, executionContextName }));
-    state.sync = { enableId, seen: new Set(), seq: ++state.started, replayed: false };
-    this.#ownEnables.set(enableId, sessionId);
+    const commands = this.#keepConsole ? [] : [this.#command(sessionId, 'Runtime.discardConsoleEntries').text];
+    const enable = this.#command(sessionId, 'Runtime.enable');
+    commands.push(enable.text, ...this.#disableKeepingBindings(sessionId, state));
+    state.sync = { enableId: enable.id, seen: new Set(), seq: ++state.started, replayed: false, pass: 1, calls: [] };
+    this.#ownEnables.set(enable.id, sessionId);
     this.counters.syncs++;
     // One write: Chromium runs them back to back.
     this.#toBrowser(commands.join('\0'));
   }
 
+  /** The replay's previews, then what was logged since, then the discard: one write (see the top). */
+  #secondPass(sessionId: string, state: SessionState): void {
+    const sync = state.sync!;
+    const commands: string[] = [];
+    for (const call of sync.calls)
+      for (const index of call.waiting) {
+        const request = this.#command(sessionId, 'Runtime.callFunctionOn', { objectId: call.message.params.args[index]!.objectId, functionDeclaration: 'function () { return this; }', generatePreview: true, objectGroup: PREVIEW_GROUP, silent: true });
+        this.#previews.set(request.id, { sessionId, call, index });
+        commands.push(request.text);
+      }
+    if (commands.length) commands.push(this.#command(sessionId, 'Runtime.releaseObjectGroup', { objectGroup: PREVIEW_GROUP }).text);
+    const enable = this.#command(sessionId, 'Runtime.enable');
+    const discard = this.#command(sessionId, 'Runtime.discardConsoleEntries');
+    commands.push(enable.text, discard.text, ...this.#disableKeepingBindings(sessionId, state));
+    state.sync = { ...sync, enableId: enable.id, seen: new Set(), pass: 2, calls: [] };
+    this.#ownEnables.set(enable.id, sessionId);
+    this.#discards.set(discard.id, sessionId);
+    this.#toBrowser(commands.join('\0'));
+  }
+
   #onOwnResponse(id: number, message: Message): string[] {
+    const preview = this.#previews.get(id);
+    if (preview) {
+      this.#previews.delete(id);
+      previewArrived(preview.call, preview.index, (message.result as { result?: { preview?: unknown } } | undefined)?.result?.preview);
+      return [];
+    }
+    const disabled = this.#disables.get(id);
+    if (disabled !== undefined) {
+      this.#disables.delete(id);
+      this.#sessions.get(disabled)?.keys.replayStarts();
+      return [];
+    }
+    const discarded = this.#discards.get(id);
+    if (discarded !== undefined) {
+      this.#discards.delete(id);
+      this.#sessions.get(discarded)?.keys.discarded();
+      return [];
+    }
     const sessionId = this.#ownEnables.get(id);
     if (sessionId === undefined) return [];
     this.#ownEnables.delete(id);
     const state = this.#sessions.get(sessionId);
     if (!state?.sync) return [];
-    const { seen, seq, replayed } = state.sync;
-    state.sync = undefined;
-    if (replayed) this.#toBrowser(JSON.stringify({ id: this.#nextId--, method: 'Runtime.discardConsoleEntries', sessionId }));
-    state.syncedAt = performance.now();
-    state.waiters = state.waiters.filter((waiter) => (waiter.seq <= seq ? (waiter.resolve(), false) : true));
+    const { seen, seq, replayed, pass } = state.sync;
     const out: string[] = [];
     // A context the enable did not report is gone (its frame navigated or detached while the domain was off).
     if (!message.error) for (const contextId of [...state.contexts.keys()]) if (!seen.has(contextId)) (state.contexts.delete(contextId), out.push(this.#destroyed(sessionId, contextId)));
     for (const enableId of state.enables.splice(0)) out.push(JSON.stringify(message.error ? { id: enableId, error: message.error, sessionId } : { id: enableId, result: {}, sessionId }));
+    if (pass === 1 && replayed && !message.error) {
+      if (this.#keepConsole) {
+        this.#secondPass(sessionId, state);
+        return out;
+      }
+      this.#toBrowser(this.#command(sessionId, 'Runtime.discardConsoleEntries').text);
+    }
+    for (const call of state.sync.calls) releaseCall(call);
+    state.sync = undefined;
+    state.syncedAt = performance.now();
+    state.waiters = state.waiters.filter((waiter) => (waiter.seq <= seq ? (waiter.resolve(), false) : true));
     if (state.again) {
       state.again = false;
       this.#requestSync(sessionId, state);

@@ -1,0 +1,105 @@
+import type { Slot } from './ordered-outbox.ts';
+
+// What a page logged reaches Playwright at the shim's syncs (runtime-shim.ts),
+// replayed by Runtime.enable from V8's console storage. Two things differ from
+// a Runtime domain left on, and are mended here:
+//
+// - A message stays in the storage until a discard. One logged while the
+//   domain is on for a sync is delivered live and replayed again by the next
+//   enable: each message has a key, and one delivered already is dropped.
+//   Console calls are keyed by type, timestamp and their rank among calls of
+//   the same type and timestamp since the storage's start (several can share a
+//   microsecond); uncaught errors by their exceptionId. Ranks restart where
+//   the pipe says the storage is read from its start again: after a disable's
+//   answer (the next replay) and after a discard's.
+// - A replay describes arguments without previews (V8 reports stored messages
+//   with generatePreview off), so Playwright's text of `console.log('x', {a: 1})`
+//   would read "x Object" where the upstream's reads "x {a: 1}". Such a call
+//   holds its place in the pipe until the objects' previews are fetched
+//   (Runtime.callFunctionOn with generatePreview, before the discard releases
+//   them); everything after it waits behind it.
+
+export const CONSOLE_API_CALLED = '{"method":"Runtime.consoleAPICalled"';
+const EXCEPTION_ID = /"exceptionId":(\d+)/;
+const TIMESTAMP = /"timestamp":(-?[\d.e+-]+)/;
+const TYPE = /"type":"(\w+)"/;
+
+export class ConsoleKeys {
+  /** Keys of messages delivered that may still be in V8's storage. */
+  #delivered = new Set<string>();
+  /** Calls counted per type and timestamp in the current run from the storage's start. */
+  #ranks = new Map<string, number>();
+
+  /** The domain went off (a disable's answer arrived): the next replay runs from the storage's start. */
+  replayStarts(): void {
+    this.#ranks.clear();
+  }
+
+  /** The storage was emptied (the discard's answer arrived). */
+  discarded(): void {
+    this.#delivered.clear();
+    this.#ranks.clear();
+  }
+
+  /** False for a message delivered already. */
+  admit(raw: string): boolean {
+    const key = this.#key(raw);
+    if (key === undefined) return true;
+    if (this.#delivered.has(key)) return false;
+    this.#delivered.add(key);
+    return true;
+  }
+
+  #key(raw: string): string | undefined {
+    if (!raw.startsWith(CONSOLE_API_CALLED)) {
+      const id = EXCEPTION_ID.exec(raw)?.[1];
+      return id === undefined ? undefined : `exception ${id}`;
+    }
+    const time = TIMESTAMP.exec(raw)?.[1];
+    if (time === undefined) return undefined;
+    const base = `${TYPE.exec(raw)?.[1]} ${time}`;
+    const rank = (this.#ranks.get(base) ?? 0) + 1;
+    this.#ranks.set(base, rank);
+    return `${base} ${rank}`;
+  }
+}
+
+interface RemoteObject {
+  type?: string;
+  subtype?: string;
+  description?: string;
+  objectId?: string;
+  preview?: unknown;
+}
+
+export interface ReplayedCall {
+  message: { params: { args: RemoteObject[] } };
+  /** Arguments whose preview is fetched. */
+  waiting: Set<number>;
+  slot: Slot;
+}
+
+/**
+ * The arguments of a replayed console call that Playwright would render from a
+ * preview (a plain object or an array: other objects read as their description).
+ */
+export function argumentsWantingPreview(message: { params?: { args?: RemoteObject[] } }): number[] {
+  const out: number[] = [];
+  (message.params?.args ?? []).forEach((arg, index) => {
+    if (arg.type === 'object' && arg.objectId && !arg.preview && (arg.subtype === 'array' || (arg.subtype === undefined && arg.description === 'Object'))) out.push(index);
+  });
+  return out;
+}
+
+/** Delivers the call with what previews arrived; safe to call again. */
+export function releaseCall(call: ReplayedCall): void {
+  call.waiting.clear();
+  call.slot.fill(Buffer.from(JSON.stringify(call.message)));
+}
+
+/** A preview arrived (or failed: the argument stays as the replay described it). */
+export function previewArrived(call: ReplayedCall, index: number, preview: unknown): void {
+  if (preview) call.message.params.args[index]!.preview = preview;
+  call.waiting.delete(index);
+  if (!call.waiting.size) releaseCall(call);
+}

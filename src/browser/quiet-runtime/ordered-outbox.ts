@@ -1,0 +1,54 @@
+// What goes to Playwright from Chromium's pipe, in the order it came. A message
+// the shim must finish first (a replayed console call whose arguments get their
+// previews) holds a slot; everything after it waits behind that slot, so
+// Playwright never sees a later event (a context destroyed, a response) before
+// it. Without a held slot, messages pass at once.
+
+export interface Slot {
+  /** The message to deliver in the slot's place; a second fill is ignored. */
+  fill(message: Buffer): void;
+}
+
+const NUL = Buffer.from([0]);
+
+/** Messages without their NUL: the outbox ends each one. */
+type Entry = Buffer | { message: Buffer | undefined };
+
+export class OrderedOutbox {
+  #queue: Entry[] = [];
+  #push: (bytes: Buffer) => void;
+
+  constructor(push: (bytes: Buffer) => void) {
+    this.#push = push;
+  }
+
+  add(message: Buffer): void {
+    this.#queue.push(message);
+  }
+
+  hold(): Slot {
+    const entry: { message: Buffer | undefined } = { message: undefined };
+    this.#queue.push(entry);
+    return {
+      fill: (message) => {
+        if (entry.message) return;
+        entry.message = message;
+        this.flush();
+      },
+    };
+  }
+
+  /** Delivers everything up to the first slot not filled yet, in one write. */
+  flush(): void {
+    let ready = 0;
+    while (ready < this.#queue.length) {
+      const entry = this.#queue[ready]!;
+      if (!Buffer.isBuffer(entry) && !entry.message) break;
+      ready++;
+    }
+    if (!ready) return;
+    const out: Buffer[] = [];
+    for (const entry of this.#queue.splice(0, ready)) out.push(Buffer.isBuffer(entry) ? entry : entry.message!, NUL);
+    this.#push(Buffer.concat(out));
+  }
+}
