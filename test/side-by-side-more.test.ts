@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
-import { closeAll, connect, testEnv, type Connected } from './helpers/server.ts';
+import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { differences, runSteps, type Step } from './helpers/side-by-side.ts';
 import { startToolSite, type ToolSite } from './helpers/tool-site.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
@@ -78,6 +78,11 @@ const STEPS: Step[] = [
   ['browser_localstorage_clear', () => ({})],
   ['browser_set_storage_state', (_s, d) => ({ filename: path.join(d, 'state.json') })],
   ['browser_localstorage_list', () => ({})],
+  // Humanised typing into a field that cancels every key still sets the text, as the upstream's fill does.
+  ['browser_navigate', (s) => ({ url: `${s}/guarded` })],
+  ['browser_snapshot', () => ({})],
+  ['browser_type', (_s, _d, ref) => ({ element: 'Code', target: ref('textbox "Code"'), text: 'abc' })],
+  evaluate('() => document.getElementById("code").value'),
   ['browser_resume', () => ({})],
   ['browser_start_video', (_s, d) => ({ filename: path.join(d, 'v.webm') })],
   ['browser_video_chapter', () => ({ title: 'One' })],
@@ -112,9 +117,24 @@ describe('side by side with the upstream CLI, our defaults on: the rest of the t
     assert.deepEqual(differences(STEPS, upstream, ours), []);
   });
 
+  // The call log's retry counts depend on timing: the error's first line is what must match.
+  test('a humanised click that fails reads as the upstream\'s: the same error, named after the same call', async () => {
+    const firstLines: string[] = [];
+    for (const { client } of servers) {
+      await client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/guarded` } });
+      const snapshot = textOf(await client.callTool({ name: 'browser_snapshot', arguments: {} }));
+      const target = snapshot.match(/button "Covered" \[ref=([a-z0-9]+)\]/)?.[1] ?? 'missing';
+      const result = await client.callTool({ name: 'browser_click', arguments: { element: 'Covered', target } });
+      assert.equal(result.isError, true);
+      firstLines.push(textOf(result).split('\n').slice(0, 3).join('\n'));
+    }
+    assert.equal(firstLines[1], firstLines[0]);
+    assert.match(firstLines[0]!, /Timeout \d+ms exceeded/);
+  });
+
   test('the page saw the same actions: drag, drop, raw mouse, wheel, dialogs, offline and routes took effect', () => {
     const results = (side: string[]) => side.filter((r) => r.startsWith('browser_evaluate')).map((r) => /### Result\n(.*)/.exec(r)?.[1]);
-    assert.deepEqual(results(ours), ['"dropped x"', '"dropped hello"', '"pad 1"', '300', '"offline"', '418', '200']);
+    assert.deepEqual(results(ours), ['"dropped x"', '"dropped hello"', '"pad 1"', '300', '"offline"', '418', '200', '"abc"']);
     assert.deepEqual(results(upstream), results(ours));
   });
 });

@@ -1,4 +1,5 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { callAsUpstream } from './upstream-call.ts';
 import { withDeadline } from './deadline.ts';
 
 // Humanised input for the upstream's tools: before a click, double-click,
@@ -13,6 +14,8 @@ const pointer = new WeakMap<Page, { x: number; y: number }>();
 const PREPARE_MS = 2000;
 // Longer texts are filled at once: typing 1000 keys would take minutes.
 const MAX_TYPED = 120;
+// Typing starts with a click; a field the pointer cannot reach by then is filled as the upstream fills it.
+const FOCUS_CHECK_MS = 500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const between = (min: number, max: number) => min + Math.random() * (max - min);
@@ -126,43 +129,60 @@ async function selectLikeAPerson(select: Locator, wanted: { any?: string; label?
 type Proto = Record<string, (...args: any[]) => Promise<unknown>>;
 let patched = false;
 
+const nothing = async (): Promise<void> => {};
+
 function patch(proto: Proto): void {
   if (patched) return;
   patched = true;
+  const plainClick = proto.click!;
   // check and uncheck (fill_form's checkboxes and radios, through setChecked) click too.
   for (const method of ['click', 'dblclick', 'hover', 'check', 'uncheck'] as const) {
     const original = proto[method]!;
-    proto[method] = async function (this: Locator, options: Record<string, unknown> = {}) {
-      const position = options.position ? undefined : await approach(this).catch(() => undefined);
-      return original.call(this, position ? { ...options, position } : options);
+    proto[method] = function (this: Locator, options: Record<string, unknown> = {}) {
+      const argv: unknown[] = [options];
+      const before = async () => {
+        const position = options.position ? undefined : await approach(this).catch(() => undefined);
+        if (position) argv[0] = { ...options, position };
+      };
+      return callAsUpstream()(before, original, this, argv);
     };
   }
   const dragTo = proto.dragTo!;
-  proto.dragTo = async function (this: Locator, target: Locator, options: Record<string, unknown> = {}) {
-    const source = await approach(this).catch(() => undefined);
-    return dragTo.call(this, target, source ? { ...options, sourcePosition: source } : options);
+  proto.dragTo = function (this: Locator, target: Locator, options: Record<string, unknown> = {}) {
+    const argv: unknown[] = [target, options];
+    const before = async () => {
+      const source = await approach(this).catch(() => undefined);
+      if (source) argv[1] = { ...options, sourcePosition: source };
+    };
+    return callAsUpstream()(before, dragTo, this, argv);
   };
   const selectOption = proto.selectOption!;
-  proto.selectOption = async function (this: Locator, values: unknown, options: Record<string, unknown> = {}) {
+  proto.selectOption = function (this: Locator, values: unknown, options: Record<string, unknown> = {}) {
     const one = Array.isArray(values) && values.length === 1 ? values[0] : values;
     const wanted = typeof one === 'string' ? { any: one } : one && typeof one === 'object' && Object.keys(one).join() === 'label' ? { label: String((one as { label: unknown }).label) } : undefined;
-    if (wanted && enabled.has(this.page().context())) {
+    if (!wanted || !enabled.has(this.page().context())) return callAsUpstream()(nothing, selectOption, this, [values, options]);
+    const before = async () => {
       const chosen = await withDeadline(selectLikeAPerson(this, wanted).catch(() => undefined), PREPARE_MS * 4);
-      if (chosen) return chosen;
-    }
-    return selectOption.call(this, values, options);
+      return chosen ? { result: chosen } : undefined;
+    };
+    return callAsUpstream()(before, selectOption, this, [values, options]);
   };
   const fill = proto.fill!;
-  proto.fill = async function (this: Locator, value: string, options: Record<string, unknown> = {}) {
+  proto.fill = function (this: Locator, value: string, options: Record<string, unknown> = {}) {
     const page = this.page();
-    if (!enabled.has(page.context()) || !value || value.length > MAX_TYPED) return fill.call(this, value, options);
-    // Clear as fill would, then type like a person: focus by a click, uneven key delays.
-    await fill.call(this, '', options);
-    await (proto.click as (this: Locator, o: Record<string, unknown>) => Promise<unknown>).call(this, options);
-    for (const char of value) {
-      await page.keyboard.type(char);
-      await sleep(between(35, 140));
-    }
+    if (!enabled.has(page.context()) || !value || value.length > MAX_TYPED) return callAsUpstream()(nothing, fill, this, [value, options]);
+    // Clear as fill would (its errors, a field that is not editable, are the upstream's), then type like a person.
+    return callAsUpstream()(nothing, fill, this, ['', options], async () => {
+      // Fill needs no pointer: a field under an overlay (a transparent layer, a label drawn over it) still takes the text from the upstream.
+      if (!(await plainClick.call(this, { ...options, trial: true, timeout: FOCUS_CHECK_MS }).then(() => true, () => false))) return fill.call(this, value, options);
+      await (proto.click as (this: Locator, o: Record<string, unknown>) => Promise<unknown>).call(this, options);
+      for (const char of value) {
+        await page.keyboard.type(char);
+        await sleep(between(35, 140));
+      }
+      // A page that takes no key (it cancels every keydown) still gets the text, as the upstream's fill sets it.
+      if ((await this.inputValue({ timeout: PREPARE_MS }).catch(() => undefined)) === '') await fill.call(this, value, options);
+    });
   };
 }
 

@@ -30,6 +30,10 @@ const PAGES: Record<string, string> = {
 <div id="log" role="status">idle</div>
 <div id="pad" style="width:300px;height:200px" onmousedown="this.dataset.n = (this.dataset.n | 0) + 1" onmouseup="document.getElementById('log').textContent = 'pad ' + this.dataset.n">Pad</div>
 <div style="height:3000px">tall</div>`,
+  // Cancels every keydown (typing lands only by fill), and a button an overlay covers (a click times out).
+  '/guarded': `<!doctype html><title>Guarded</title>
+<label>Code <input id="code"></label><script>document.getElementById('code').addEventListener('keydown', (e) => e.preventDefault())</script>
+<button onclick="document.title = 'reached'">Covered</button><div style="position:fixed;inset:0;z-index:9"></div>`,
   '/storage': `<!doctype html><title>Storage</title><script>localStorage.setItem('k', 'v'); sessionStorage.setItem('s', 't'); document.cookie = 'c=1'</script>`,
 };
 
