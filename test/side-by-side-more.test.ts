@@ -83,6 +83,21 @@ const STEPS: Step[] = [
   ['browser_snapshot', () => ({})],
   ['browser_type', (_s, _d, ref) => ({ element: 'Code', target: ref('textbox "Code"'), text: 'abc' })],
   evaluate('() => document.getElementById("code").value'),
+  // Date, week, colour and range fields are set as fill sets them; text fields are typed and end as the upstream's.
+  ['browser_navigate', (s) => ({ url: `${s}/fields` })],
+  ['browser_snapshot', () => ({})],
+  ...(
+    [
+      ['textbox "Day"', '2024-01-15'],
+      ['textbox "Week"', '2024-W05'],
+      ['textbox "Colour"', '#ff0000'],
+      ['slider "Level"', '30'],
+      ['spinbutton "Amount"', '42.5'],
+      ['textbox "Short"', 'abcdef'],
+      ['textbox "Loud"', 'shout'],
+    ] as const
+  ).map(([label, text]): Step => ['browser_type', (_s, _d, ref) => ({ element: label, target: ref(label), text })]),
+  evaluate('() => [...document.querySelectorAll("input")].map((e) => e.value).join(" ")'),
   ['browser_resume', () => ({})],
   ['browser_start_video', (_s, d) => ({ filename: path.join(d, 'v.webm') })],
   ['browser_video_chapter', () => ({ title: 'One' })],
@@ -134,7 +149,7 @@ describe('side by side with the upstream CLI, our defaults on: the rest of the t
 
   test('the page saw the same actions: drag, drop, raw mouse, wheel, dialogs, offline and routes took effect', () => {
     const results = (side: string[]) => side.filter((r) => r.startsWith('browser_evaluate')).map((r) => /### Result\n(.*)/.exec(r)?.[1]);
-    assert.deepEqual(results(ours), ['"dropped x"', '"dropped hello"', '"pad 1"', '300', '"offline"', '418', '200', '"abc"']);
+    assert.deepEqual(results(ours), ['"dropped x"', '"dropped hello"', '"pad 1"', '300', '"offline"', '418', '200', '"abc"', '"2024-01-15 2024-W05 #ff0000 30 42.5 abc SHOUT"']);
     assert.deepEqual(results(upstream), results(ours));
   });
 });

@@ -126,6 +126,16 @@ async function selectLikeAPerson(select: Locator, wanted: { any?: string; label?
   return (await select.inputValue({ timeout: PREPARE_MS })) === options[target]!.value ? [options[target]!.value] : undefined;
 }
 
+// Inputs whose value keys do not spell out (a date field's segments, a colour
+// picker, a slider): Playwright's fill sets them, as the upstream's does.
+const UNTYPED_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range', 'file', 'checkbox', 'radio', 'hidden', 'submit', 'button', 'reset', 'image']);
+
+async function takesKeys(field: Locator): Promise<boolean> {
+  const type = await field.getAttribute('type', { timeout: PREPARE_MS }).catch(() => null);
+  if (!type || !UNTYPED_INPUTS.has(type.trim().toLowerCase())) return true;
+  return (await field.locator('xpath=self::input').count().catch(() => 0)) === 0;
+}
+
 type Proto = Record<string, (...args: any[]) => Promise<unknown>>;
 let patched = false;
 
@@ -172,7 +182,15 @@ function patch(proto: Proto): void {
     const page = this.page();
     if (!enabled.has(page.context()) || !value || value.length > MAX_TYPED) return callAsUpstream()(nothing, fill, this, [value, options]);
     // Clear as fill would (its errors, a field that is not editable, are the upstream's), then type like a person.
-    return callAsUpstream()(nothing, fill, this, ['', options], async () => {
+    const argv: unknown[] = ['', options];
+    let typed = true;
+    const before = async () => {
+      if (await takesKeys(this)) return;
+      typed = false;
+      argv[0] = value;
+    };
+    return callAsUpstream()(before, fill, this, argv, async () => {
+      if (!typed) return;
       // Fill needs no pointer: a field under an overlay (a transparent layer, a label drawn over it) still takes the text from the upstream.
       if (!(await plainClick.call(this, { ...options, trial: true, timeout: FOCUS_CHECK_MS }).then(() => true, () => false))) return fill.call(this, value, options);
       await (proto.click as (this: Locator, o: Record<string, unknown>) => Promise<unknown>).call(this, options);

@@ -34,6 +34,12 @@ const PAGES: Record<string, string> = {
   '/guarded': `<!doctype html><title>Guarded</title>
 <label>Code <input id="code"></label><script>document.getElementById('code').addEventListener('keydown', (e) => e.preventDefault())</script>
 <button onclick="document.title = 'reached'">Covered</button><div style="position:fixed;inset:0;z-index:9"></div>`,
+  // Fields whose value keys do not spell out, and text fields that change what is typed.
+  '/fields': `<!doctype html><title>Fields</title>
+<label>Day <input type="date" id="day"></label><label>Week <input type="week" id="week"></label>
+<label>Colour <input type="color" id="colour"></label><label>Level <input type="range" id="level"></label>
+<label>Amount <input type="number" id="amount"></label><label>Short <input id="short" maxlength="3"></label>
+<label>Loud <input id="loud" oninput="this.value = this.value.toUpperCase()"></label>`,
   '/storage': `<!doctype html><title>Storage</title><script>localStorage.setItem('k', 'v'); sessionStorage.setItem('s', 't'); document.cookie = 'c=1'</script>`,
 };
 
