@@ -14,6 +14,8 @@ const pointer = new WeakMap<Page, { x: number; y: number }>();
 const PREPARE_MS = 2000;
 // Longer texts are filled at once: typing 1000 keys would take minutes.
 const MAX_TYPED = 120;
+// A line break typed is an Enter (a form submits, a chat sends), a tab moves the focus: fill puts them in the value.
+const CONTROL = /[\u0000-\u001f\u007f]/;
 // Typing starts with a click; a field the pointer cannot reach by then is filled as the upstream fills it.
 const FOCUS_CHECK_MS = 500;
 
@@ -180,7 +182,7 @@ function patch(proto: Proto): void {
   const fill = proto.fill!;
   proto.fill = function (this: Locator, value: string, options: Record<string, unknown> = {}) {
     const page = this.page();
-    if (!enabled.has(page.context()) || !value || value.length > MAX_TYPED) return callAsUpstream()(nothing, fill, this, [value, options]);
+    if (!enabled.has(page.context()) || !value || value.length > MAX_TYPED || CONTROL.test(value)) return callAsUpstream()(nothing, fill, this, [value, options]);
     // Clear as fill would (its errors, a field that is not editable, are the upstream's), then type like a person.
     const argv: unknown[] = ['', options];
     let typed = true;

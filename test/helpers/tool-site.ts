@@ -39,7 +39,8 @@ const PAGES: Record<string, string> = {
 <label>Day <input type="date" id="day"></label><label>Week <input type="week" id="week"></label>
 <label>Colour <input type="color" id="colour"></label><label>Level <input type="range" id="level"></label>
 <label>Amount <input type="number" id="amount"></label><label>Short <input id="short" maxlength="3"></label>
-<label>Loud <input id="loud" oninput="this.value = this.value.toUpperCase()"></label>`,
+<label>Loud <input id="loud" oninput="this.value = this.value.toUpperCase()"></label>
+<form onsubmit="event.preventDefault(); document.title = 'submitted'"><label>Note <textarea id="note" onkeydown="if (event.key === 'Enter') this.form.requestSubmit()"></textarea></label></form>`,
   '/storage': `<!doctype html><title>Storage</title><script>localStorage.setItem('k', 'v'); sessionStorage.setItem('s', 't'); document.cookie = 'c=1'</script>`,
 };
 
