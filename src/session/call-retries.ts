@@ -8,6 +8,8 @@ import { NAVIGATION_INTERRUPTED, PAGE_CLOSED, PAGE_CLOSED_NOTE, textOf, withNote
 // A navigation Playwright gave up on as interrupted committed within ~0.1 s
 // when Chromium carried it on (refresh loop, 2-core machine).
 const INTERRUPTED_WAIT_MS = 3000;
+// A refresh loop can cut a retry short too: with one retry 1 navigate away in 6 failed, with three 1 in 16 (2026-11-25).
+const INTERRUPTED_RETRIES = 3;
 // A busy renderer's tabs took ~3.5 s to go after the hang check closed them
 // (a flood of 500 popups on 2 cores); past this the call's own error stands.
 const CLOSING_WAIT_MS = 10_000;
@@ -73,14 +75,19 @@ export async function retryAfterClosingTab(result: CallToolResult, sent: SentCal
  * the navigate up at once ("interrupted by another navigation"), even when
  * Chromium goes on to load the URL asked for: following our own note
  * ("navigate elsewhere") failed 2 times in 3 on a refresh loop. Such a
- * navigate is sent once more, with a note, once the first has had time to
- * commit (sent at once, the retry was itself cut short by the first).
+ * navigate is sent again, with a note, once the first has had time to commit
+ * (sent at once, the retry was itself cut short by the first), three times at most.
  */
 export async function retryAfterPageNavigation(result: CallToolResult, sent: SentCall, call: RetryableCall): Promise<CallToolResult> {
-  if (call.name !== 'browser_navigate' || performance.now() - sent.at >= LATE_MS) return result;
-  const [, asked, other] = NAVIGATION_INTERRUPTED.exec(textOf(result)) ?? [];
-  if (asked === undefined || asked === other) return result;
-  const context = await call.browser.runningContext();
-  if (context) await pageAt(context, asked, INTERRUPTED_WAIT_MS);
-  return withNote(await call.forward(), `Note: the page started a navigation of its own (to ${other}) as this one began (a refresh or redirect loop, or the error page of an earlier navigation), which cut it short; the navigation to ${asked} was sent once more.`);
+  let answer = result;
+  for (let retry = 1; retry <= INTERRUPTED_RETRIES; retry++) {
+    if (call.name !== 'browser_navigate' || performance.now() - sent.at >= LATE_MS) return answer;
+    const [, asked, other] = NAVIGATION_INTERRUPTED.exec(textOf(answer)) ?? [];
+    if (asked === undefined || asked === other) return answer;
+    const context = await call.browser.runningContext();
+    if (context) await pageAt(context, asked, INTERRUPTED_WAIT_MS);
+    const times = retry === 1 ? 'once more' : 'again';
+    answer = withNote(await call.forward(), `Note: the page started a navigation of its own (to ${other}) as this one began (a refresh or redirect loop, or the error page of an earlier navigation), which cut it short; the navigation to ${asked} was sent ${times}.`);
+  }
+  return answer;
 }

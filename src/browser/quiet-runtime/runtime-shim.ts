@@ -1,5 +1,6 @@
 import { argumentsWantingPreview, CONSOLE_API_CALLED, ConsoleKeys, previewArrived, releaseCall, type ReplayedCall } from './console-replay.ts';
 import type { Slot } from './ordered-outbox.ts';
+import { OwnCommands } from './own-commands.ts';
 import { EVENT_PREFIX, QUIET_TYPES, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
 
 // With CDP's Runtime domain enabled, V8 describes every console.log argument
@@ -39,8 +40,6 @@ import { EVENT_PREFIX, QUIET_TYPES, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, 
 // kept (--console-capture=false) each sync discards what the page logged
 // first, and nothing is ever described.
 
-/** Our command ids: far below Playwright's (positive) and its Browser.close id (-9999). */
-const FIRST_OWN_ID = -1_000_000;
 /**
  * Script Playwright runs in a page after this long without a sync is preceded
  * by one, so its own console listeners (browser_run_code_unsafe) hear what
@@ -49,7 +48,6 @@ const FIRST_OWN_ID = -1_000_000;
 const FLUSH_AFTER_MS = 1000;
 /** A replayed call waits this long at most for its previews (a page busy from then on never answers). */
 const PREVIEW_DEADLINE_MS = 300;
-const PREVIEW_GROUP = 'stealth-playwright-mcp-preview';
 
 interface SessionState {
   type: string;
@@ -58,7 +56,7 @@ interface SessionState {
   contexts: Map<number, string>;
   /** Playwright's Runtime.enable ids, answered when the next sync ends. */
   enables: number[];
-  sync: { enableId: number; seen: Set<number>; seq: number; replayed: boolean; pass: 1 | 2; calls: ReplayedCall[] } | undefined;
+  sync: { seen: Set<number>; seq: number; replayed: boolean; pass: 1 | 2; calls: ReplayedCall[] } | undefined;
   again: boolean;
   /** Syncs started so far; a flush waits for one numbered past the count at its request. */
   started: number;
@@ -79,17 +77,9 @@ export interface ShimCounters {
 export class QuietRuntime {
   readonly counters: ShimCounters = { syncs: 0, contextsCreated: 0, contextsDestroyed: 0 };
   #sessions = new Map<string, SessionState>();
-  #nextId = FIRST_OWN_ID;
-  /** Our sync's enable id → its session. */
-  #ownEnables = new Map<number, string>();
+  #own = new OwnCommands();
   /** Playwright's Page.createIsolatedWorld ids → session: a new world to sync after. */
   #worldRequests = new Map<number, string>();
-  /** Our discards' ids → session: at the answer, V8's storage is empty. */
-  #discards = new Map<number, string>();
-  /** Our disables' ids → session: what comes after the answer is the next enable's replay, from the storage's start. */
-  #disables = new Map<number, string>();
-  /** Our preview requests' ids → the replayed call and argument they are for. */
-  #previews = new Map<number, { sessionId: string; call: ReplayedCall; index: number }>();
   #hold: () => Slot;
   #toBrowser: (message: string) => void;
   #toDriver: (message: string) => void;
@@ -178,7 +168,7 @@ export class QuietRuntime {
     const id = RESPONSE_ID.exec(start);
     if (!id) return null;
     const n = Number(id[1]);
-    if (n <= FIRST_OWN_ID) return this.#onOwnResponse(n, JSON.parse(full()) as Message);
+    if (OwnCommands.owns(n)) return this.#onOwnResponse(n, JSON.parse(full()) as Message);
     const worldSession = this.#worldRequests.get(n);
     if (worldSession !== undefined) {
       this.#worldRequests.delete(n);
@@ -215,9 +205,8 @@ export class QuietRuntime {
     if (message.method === 'Target.detachedFromTarget') {
       const gone = this.#sessions.get(params.sessionId as string);
       for (const waiter of gone?.waiters.splice(0) ?? []) waiter.resolve();
-      for (const [id, preview] of this.#previews) if (preview.sessionId === params.sessionId) (this.#previews.delete(id), releaseCall(preview.call));
+      for (const purpose of this.#own.forget(params.sessionId as string)) if (purpose.kind === 'preview') releaseCall(purpose.call);
       for (const call of gone?.sync?.calls ?? []) releaseCall(call);
-      for (const ids of [this.#discards, this.#disables]) for (const [id, owner] of ids) if (owner === params.sessionId) ids.delete(id);
       this.#sessions.delete(params.sessionId as string);
       return null;
     }
@@ -281,78 +270,26 @@ export class QuietRuntime {
     return JSON.stringify({ method: 'Runtime.executionContextDestroyed', params: { executionContextId, executionContextUniqueId: '' }, sessionId });
   }
 
-  #command(sessionId: string, method: string, params?: Record<string, unknown>): { id: number; text: string } {
-    const id = this.#nextId--;
-    return { id, text: JSON.stringify({ id, method, ...(params ? { params } : {}), sessionId }) };
-  }
-
-  /** Runtime.disable forgets bindings for documents to come: they follow every disable. */
-  #disableKeepingBindings(sessionId: string, state: SessionState): string[] {
-    const disable = this.#command(sessionId, 'Runtime.disable');
-    this.#disables.set(disable.id, sessionId);
-    const out = [disable.text];
-    for (const [name, executionContextName] of state.bindings) out.push(this.#command(sessionId, 'Runtime.addBinding', executionContextName === undefined ? { name } : { name, executionContextName }).text);
-    return out;
-  }
-
   #requestSync(sessionId: string, state: SessionState): void {
     if (state.sync) {
       state.again = true;
       return;
     }
-    // Without the console kept, what the page logged goes unread: enable then reports contexts only.
-    const commands = this.#keepConsole ? [] : [this.#command(sessionId, 'Runtime.discardConsoleEntries').text];
-    const enable = this.#command(sessionId, 'Runtime.enable');
-    commands.push(enable.text, ...this.#disableKeepingBindings(sessionId, state));
-    state.sync = { enableId: enable.id, seen: new Set(), seq: ++state.started, replayed: false, pass: 1, calls: [] };
-    this.#ownEnables.set(enable.id, sessionId);
+    const write = this.#own.firstPass(sessionId, state.bindings, this.#keepConsole);
+    state.sync = { seen: new Set(), seq: ++state.started, replayed: false, pass: 1, calls: [] };
     this.counters.syncs++;
     // One write: Chromium runs them back to back.
-    this.#toBrowser(commands.join('\0'));
-  }
-
-  /** The replay's previews, then what was logged since, then the discard: one write (see the top). */
-  #secondPass(sessionId: string, state: SessionState): void {
-    const sync = state.sync!;
-    const commands: string[] = [];
-    for (const call of sync.calls)
-      for (const index of call.waiting) {
-        const request = this.#command(sessionId, 'Runtime.callFunctionOn', { objectId: call.message.params.args[index]!.objectId, functionDeclaration: 'function () { return this; }', generatePreview: true, objectGroup: PREVIEW_GROUP, silent: true });
-        this.#previews.set(request.id, { sessionId, call, index });
-        commands.push(request.text);
-      }
-    if (commands.length) commands.push(this.#command(sessionId, 'Runtime.releaseObjectGroup', { objectGroup: PREVIEW_GROUP }).text);
-    const enable = this.#command(sessionId, 'Runtime.enable');
-    const discard = this.#command(sessionId, 'Runtime.discardConsoleEntries');
-    commands.push(enable.text, discard.text, ...this.#disableKeepingBindings(sessionId, state));
-    state.sync = { ...sync, enableId: enable.id, seen: new Set(), pass: 2, calls: [] };
-    this.#ownEnables.set(enable.id, sessionId);
-    this.#discards.set(discard.id, sessionId);
-    this.#toBrowser(commands.join('\0'));
+    this.#toBrowser(write);
   }
 
   #onOwnResponse(id: number, message: Message): string[] {
-    const preview = this.#previews.get(id);
-    if (preview) {
-      this.#previews.delete(id);
-      previewArrived(preview.call, preview.index, (message.result as { result?: { preview?: unknown } } | undefined)?.result?.preview);
-      return [];
-    }
-    const disabled = this.#disables.get(id);
-    if (disabled !== undefined) {
-      this.#disables.delete(id);
-      this.#sessions.get(disabled)?.keys.replayStarts();
-      return [];
-    }
-    const discarded = this.#discards.get(id);
-    if (discarded !== undefined) {
-      this.#discards.delete(id);
-      this.#sessions.get(discarded)?.keys.discarded();
-      return [];
-    }
-    const sessionId = this.#ownEnables.get(id);
-    if (sessionId === undefined) return [];
-    this.#ownEnables.delete(id);
+    const purpose = this.#own.take(id);
+    if (!purpose) return [];
+    const { sessionId } = purpose;
+    if (purpose.kind === 'preview') previewArrived(purpose.call, purpose.index, (message.result as { result?: { preview?: unknown } } | undefined)?.result?.preview);
+    else if (purpose.kind === 'disable') this.#sessions.get(sessionId)?.keys.replayStarts();
+    else if (purpose.kind === 'discard') this.#sessions.get(sessionId)?.keys.discarded();
+    if (purpose.kind !== 'enable') return [];
     const state = this.#sessions.get(sessionId);
     if (!state?.sync) return [];
     const { seen, seq, replayed, pass } = state.sync;
@@ -362,10 +299,12 @@ export class QuietRuntime {
     for (const enableId of state.enables.splice(0)) out.push(JSON.stringify(message.error ? { id: enableId, error: message.error, sessionId } : { id: enableId, result: {}, sessionId }));
     if (pass === 1 && replayed && !message.error) {
       if (this.#keepConsole) {
-        this.#secondPass(sessionId, state);
+        const write = this.#own.secondPass(sessionId, state.bindings, state.sync.calls);
+        state.sync = { ...state.sync, seen: new Set(), pass: 2, calls: [] };
+        this.#toBrowser(write);
         return out;
       }
-      this.#toBrowser(this.#command(sessionId, 'Runtime.discardConsoleEntries').text);
+      this.#toBrowser(this.#own.discard(sessionId));
     }
     for (const call of state.sync.calls) releaseCall(call);
     state.sync = undefined;
