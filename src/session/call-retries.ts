@@ -79,9 +79,10 @@ export async function retryAfterClosingTab(result: CallToolResult, sent: SentCal
  * (sent at once, the retry was itself cut short by the first), three times at most.
  */
 export async function retryAfterPageNavigation(result: CallToolResult, sent: SentCall, call: RetryableCall): Promise<CallToolResult> {
+  if (call.name !== 'browser_navigate') return result;
   let answer = result;
   for (let retry = 1; retry <= INTERRUPTED_RETRIES; retry++) {
-    if (call.name !== 'browser_navigate' || performance.now() - sent.at >= LATE_MS) return answer;
+    if (performance.now() - sent.at >= LATE_MS) return answer;
     const [, asked, other] = NAVIGATION_INTERRUPTED.exec(textOf(answer)) ?? [];
     if (asked === undefined || asked === other) return answer;
     const context = await call.browser.runningContext();
