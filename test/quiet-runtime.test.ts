@@ -33,6 +33,9 @@ Promise.reject(new Error('rejected at load')); for (const ms of [5, 15, 40]) set
 const CHATTY_PAGE = `<title>chatty</title><button onclick="document.title = 'clicked ' + n">Click</button><script>let n = 0;
 setInterval(() => { n++; if (n % 10) console.log('tick', n); else console.log('tick', n, {n}); if (n % 25 === 0) { const k = n; setTimeout(() => { throw new Error('boom ' + k); }); } }, 2);</script>`;
 
+// console.count() at each click: V8 keeps its counters with the stored messages; a sync must not reset them.
+const COUNTING_PAGE = `<title>counting</title><button onclick="console.count('clicks'); console.log('clicked', {k: 1})">Count</button><script>console.count('load')</script>`;
+
 /** The ticks one console read lists, in order. */
 const ticksIn = (read: string) => [...read.matchAll(/\[LOG\] tick (\d+)/g)].map((m) => Number(m[1]));
 
@@ -46,6 +49,7 @@ function startSite(): Promise<{ url: string; close(): Promise<void> }> {
     if (req.url === '/ticking') return res.end(TICKING_PAGE);
     if (req.url === '/late-errors') return res.end(LATE_ERRORS_PAGE);
     if (req.url === '/chatty') return res.end(CHATTY_PAGE);
+    if (req.url === '/counting') return res.end(COUNTING_PAGE);
     if (req.url === '/second') return res.end(`<title>second</title><p id="p">second page</p><script>console.error('second loaded')</script>`);
     res.end(`<title>outer</title><h1>Outer</h1><iframe src="http://localhost:${port}/inner"></iframe><script>console.log('outer loaded', 42)</script>`);
   });
@@ -99,6 +103,15 @@ async function driveLateErrors(client: Client, site: string): Promise<string> {
   return textOf(await client.callTool({ name: 'browser_console_messages', arguments: { level: 'debug' } })).replaceAll(site, 'SITE');
 }
 
+async function driveCounting(client: Client, site: string): Promise<string> {
+  await client.callTool({ name: 'browser_navigate', arguments: { url: `${site}/counting` } });
+  for (let i = 0; i < 3; i++) {
+    const ref = textOf(await client.callTool({ name: 'browser_snapshot', arguments: {} })).match(/button "Count"[^\n]*\[ref=(\w+)\]/)?.[1];
+    await client.callTool({ name: 'browser_click', arguments: { target: ref ?? 'missing', element: 'Count' } });
+  }
+  return textOf(await client.callTool({ name: 'browser_console_messages', arguments: { level: 'debug' } })).replaceAll(site, 'SITE');
+}
+
 describe('--quiet-runtime: what Playwright learns from Runtime events still works, as under the upstream CLI', () => {
   const dirs = useTempDir('spm-quiet-');
   let site: { url: string; close(): Promise<void> };
@@ -109,6 +122,8 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
   let upstreamWorker: string;
   let oursLate: string;
   let upstreamLate: string;
+  let oursCounting: string;
+  let upstreamCounting: string;
   before(async () => {
     site = await startSite();
     // A cache of its own: the probe of whether the driver hears console messages runs under the shim.
@@ -121,6 +136,8 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     upstreamWorker = await driveWorker(b.client, site.url);
     oursLate = await driveLateErrors(a.client, site.url);
     upstreamLate = await driveLateErrors(b.client, site.url);
+    oursCounting = await driveCounting(a.client, site.url);
+    upstreamCounting = await driveCounting(b.client, site.url);
   });
   after(async () => {
     await closeAll(servers);
@@ -150,6 +167,12 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     assert.match(oursLate, /\[LOG\] state \{a: 1, b: two\} \[1, 2\]/);
     assert.match(oursLate, /\[TABLE\] \[Object\]/);
     for (const text of ['rejected at load', 'thrown after 5 ms', 'thrown after 15 ms', 'thrown after 40 ms']) assert.match(oursLate, new RegExp(text));
+  });
+
+  test('console.count() keeps counting across the reads in between, as under the upstream CLI', () => {
+    assert.equal(oursCounting, upstreamCounting);
+    assert.deepEqual([...oursCounting.matchAll(/\[COUNT\] clicks: (\d+)/g)].map((m) => m[1]), ['1', '2', '3'], oursCounting);
+    assert.match(oursCounting, /\[LOG\] clicked \{k: 1\}/);
   });
 
   test('a page that logs all the time: each read lists every message once, in order, with no gap', async () => {

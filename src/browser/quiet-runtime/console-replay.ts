@@ -4,9 +4,10 @@ import type { Slot } from './ordered-outbox.ts';
 // replayed by Runtime.enable from V8's console storage. Two things differ from
 // a Runtime domain left on, and are mended here:
 //
-// - A message stays in the storage until a discard. One logged while the
-//   domain is on for a sync is delivered live and replayed again by the next
-//   enable: each message has a key, and one delivered already is dropped.
+// - A message stays in the storage until a discard (kept until the storage
+//   grows large: a discard also resets console.count()). Every enable replays
+//   it, and one logged while the domain is on for a sync is delivered live and
+//   replayed again: each message has a key, and one delivered already is dropped.
 //   Console calls are keyed by type, timestamp and their rank among calls of
 //   the same type and timestamp since the storage's start (several can share a
 //   microsecond); uncaught errors by their exceptionId. Ranks restart where
@@ -20,9 +21,14 @@ import type { Slot } from './ordered-outbox.ts';
 //   them); everything after it waits behind it.
 
 export const CONSOLE_API_CALLED = '{"method":"Runtime.consoleAPICalled"';
+/** A logged argument V8 describes as an error (from its `stack`). */
+export const ERROR_ARGUMENT = '"subtype":"error"';
 const EXCEPTION_ID = /"exceptionId":(\d+)/;
 const TIMESTAMP = /"timestamp":(-?[\d.e+-]+)/;
 const TYPE = /"type":"(\w+)"/;
+
+/** More than V8's storage holds (1000 messages): older keys are of messages it dropped. */
+const KEYS_KEPT = 4000;
 
 export class ConsoleKeys {
   /** Keys of messages delivered that may still be in V8's storage. */
@@ -47,6 +53,7 @@ export class ConsoleKeys {
     if (key === undefined) return true;
     if (this.#delivered.has(key)) return false;
     this.#delivered.add(key);
+    if (this.#delivered.size > KEYS_KEPT) this.#delivered.delete(this.#delivered.values().next().value!);
     return true;
   }
 

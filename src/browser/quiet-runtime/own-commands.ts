@@ -60,8 +60,8 @@ export class OwnCommands {
     return commands.join('\0');
   }
 
-  /** The replay's previews, then what was logged since, then the discard, in one write. */
-  secondPass(sessionId: string, bindings: Bindings, calls: readonly ReplayedCall[]): string {
+  /** The replay's previews, then what was logged since, then (when asked) the discard, in one write. */
+  secondPass(sessionId: string, bindings: Bindings, calls: readonly ReplayedCall[], discard: boolean): string {
     const commands: string[] = [];
     for (const call of calls)
       for (const index of call.waiting) {
@@ -70,7 +70,9 @@ export class OwnCommands {
       }
     if (commands.length) commands.push(this.command(sessionId, 'Runtime.releaseObjectGroup', { objectGroup: PREVIEW_GROUP }).text);
     const enable = this.command(sessionId, 'Runtime.enable', undefined, { kind: 'enable' }).text;
-    commands.push(enable, this.command(sessionId, 'Runtime.discardConsoleEntries', undefined, { kind: 'discard' }).text, ...this.#disable(sessionId, bindings));
+    commands.push(enable);
+    if (discard) commands.push(this.command(sessionId, 'Runtime.discardConsoleEntries', undefined, { kind: 'discard' }).text);
+    commands.push(...this.#disable(sessionId, bindings));
     return commands.join('\0');
   }
 

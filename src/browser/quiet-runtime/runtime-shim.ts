@@ -1,4 +1,4 @@
-import { argumentsWantingPreview, CONSOLE_API_CALLED, ConsoleKeys, previewArrived, releaseCall, type ReplayedCall } from './console-replay.ts';
+import { argumentsWantingPreview, CONSOLE_API_CALLED, ERROR_ARGUMENT, ConsoleKeys, previewArrived, releaseCall, type ReplayedCall } from './console-replay.ts';
 import type { Slot } from './ordered-outbox.ts';
 import { OwnCommands } from './own-commands.ts';
 import { EVENT_PREFIX, QUIET_TYPES, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
@@ -16,12 +16,13 @@ import { EVENT_PREFIX, QUIET_TYPES, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, 
 // the domain is on only for a sync: `enable` (Chromium reports every live
 // context, creating main worlds as it would for Playwright, then replays the
 // console messages and errors it stored meanwhile) and `disable`, sent in one
-// write. When that replayed anything, a second pass follows in one write: the
-// previews the replay left out (console-replay.ts), `enable` again (what was
-// logged since the first pass: a discard sent after `disable` alone would drop
-// it unread), `discardConsoleEntries` and `disable`. What the second `enable`
-// replays again, and what is logged live between the discard and `disable`,
-// is delivered once (console-replay.ts).
+// write. When that replayed anything new, a second pass follows in one write:
+// the previews the replay left out (console-replay.ts), `enable` again (what
+// was logged since the first pass), `discardConsoleEntries` once the storage
+// has grown large (a discard sent after `disable` alone would drop what was
+// logged since unread), and `disable`. What a replay repeats, and what is
+// logged live between the discard and `disable`, is delivered once
+// (console-replay.ts).
 // A sync runs whenever a context may have appeared (a navigation starting or
 // committed, a new frame, a new isolated world, load), when
 // the upstream is about to read the console (flush(), console-flush.ts), and
@@ -48,6 +49,16 @@ import { EVENT_PREFIX, QUIET_TYPES, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, 
 const FLUSH_AFTER_MS = 1000;
 /** A replayed call waits this long at most for its previews (a page busy from then on never answers). */
 const PREVIEW_DEADLINE_MS = 300;
+/**
+ * V8's console storage is emptied (discardConsoleEntries) only once a replay
+ * holds more than this, or an error: the discard also resets the page's
+ * console.count() counters, which the upstream's page keeps. Otherwise every
+ * sync replays the storage again and keys drop what was delivered
+ * (console-replay.ts). A replay describes each stored error again (a `stack`
+ * getter a page defined is called each time), so one is never kept.
+ */
+const KEEP_STORED_MESSAGES = 100;
+const KEEP_STORED_BYTES = 512 * 1024;
 
 interface SessionState {
   type: string;
@@ -56,7 +67,7 @@ interface SessionState {
   contexts: Map<number, string>;
   /** Playwright's Runtime.enable ids, answered when the next sync ends. */
   enables: number[];
-  sync: { seen: Set<number>; seq: number; replayed: boolean; pass: 1 | 2; calls: ReplayedCall[] } | undefined;
+  sync: { seen: Set<number>; seq: number; replayed: boolean; pass: 1 | 2; calls: ReplayedCall[]; stored: number; storedBytes: number; errors: boolean } | undefined;
   again: boolean;
   /** Syncs started so far; a flush waits for one numbered past the count at its request. */
   started: number;
@@ -181,16 +192,26 @@ export class QuietRuntime {
   #onReplayed(start: string, end: string, full: () => string): string[] | null {
     const state = this.#sessions.get(SESSION_AT_END.exec(end)?.[1] ?? '');
     if (!state?.quiet) return null;
-    if (state.sync) state.sync.replayed = true;
-    if (!this.#keepConsole) return null;
+    if (!this.#keepConsole) {
+      if (state.sync) state.sync.replayed = true;
+      return null;
+    }
     const raw = full();
+    const sync = state.sync;
+    if (sync?.pass === 1) {
+      // What the storage holds (a first pass replays all of it): whether to empty it.
+      sync.stored++;
+      sync.storedBytes += raw.length;
+      sync.errors ||= !start.startsWith(CONSOLE_API_CALLED) || raw.includes(ERROR_ARGUMENT);
+    }
     if (!state.keys.admit(raw)) return [];
-    if (state.sync?.pass !== 1 || !start.startsWith(CONSOLE_API_CALLED)) return null;
+    if (sync) sync.replayed = true;
+    if (sync?.pass !== 1 || !start.startsWith(CONSOLE_API_CALLED)) return null;
     const message = JSON.parse(raw) as ReplayedCall['message'];
     const wanted = argumentsWantingPreview(message);
     if (!wanted.length) return null;
     const call: ReplayedCall = { message, waiting: new Set(wanted), slot: this.#hold() };
-    state.sync.calls.push(call);
+    sync.calls.push(call);
     setTimeout(() => releaseCall(call), PREVIEW_DEADLINE_MS).unref();
     return [];
   }
@@ -276,7 +297,7 @@ export class QuietRuntime {
       return;
     }
     const write = this.#own.firstPass(sessionId, state.bindings, this.#keepConsole);
-    state.sync = { seen: new Set(), seq: ++state.started, replayed: false, pass: 1, calls: [] };
+    state.sync = { seen: new Set(), seq: ++state.started, replayed: false, pass: 1, calls: [], stored: 0, storedBytes: 0, errors: false };
     this.counters.syncs++;
     // One write: Chromium runs them back to back.
     this.#toBrowser(write);
@@ -297,9 +318,10 @@ export class QuietRuntime {
     // A context the enable did not report is gone (its frame navigated or detached while the domain was off).
     if (!message.error) for (const contextId of [...state.contexts.keys()]) if (!seen.has(contextId)) (state.contexts.delete(contextId), out.push(this.#destroyed(sessionId, contextId)));
     for (const enableId of state.enables.splice(0)) out.push(JSON.stringify(message.error ? { id: enableId, error: message.error, sessionId } : { id: enableId, result: {}, sessionId }));
-    if (pass === 1 && replayed && !message.error) {
+    const discard = state.sync.errors || state.sync.stored > KEEP_STORED_MESSAGES || state.sync.storedBytes > KEEP_STORED_BYTES;
+    if (pass === 1 && (replayed || discard) && !message.error) {
       if (this.#keepConsole) {
-        const write = this.#own.secondPass(sessionId, state.bindings, state.sync.calls);
+        const write = this.#own.secondPass(sessionId, state.bindings, state.sync.calls, discard);
         state.sync = { ...state.sync, seen: new Set(), pass: 2, calls: [] };
         this.#toBrowser(write);
         return out;
