@@ -100,6 +100,10 @@ const STEPS: Step[] = [
     ] as const
   ).map(([label, text]): Step => ['browser_type', (_s, _d, ref) => ({ element: label, target: ref(label), text })]),
   evaluate('() => [...document.querySelectorAll("input, textarea")].map((e) => e.value).join(" ") + " " + document.title'),
+  // What a call makes the page log is listed in that call's own result ("New console entries"), as the upstream lists it.
+  ['browser_navigate', (s) => ({ url: `${s}/second` })],
+  evaluate('() => { console.warn("from evaluate"); return 1; }'),
+  evaluate('async () => { await new Promise((r) => setTimeout(r, 50)); console.log("later", {a: 1}); return 2; }'),
   ['browser_resume', () => ({})],
   ['browser_start_video', (_s, d) => ({ filename: path.join(d, 'v.webm') })],
   ['browser_video_chapter', () => ({ title: 'One' })],
@@ -149,9 +153,15 @@ describe('side by side with the upstream CLI, our defaults on: the rest of the t
     assert.match(firstLines[0]!, /Timeout \d+ms exceeded/);
   });
 
+  test("a call's own console messages are linked from its result, as the upstream links them", () => {
+    const own = (side: string[]) => side.filter((r) => /### Result\n[12]\n/.test(r) && r.startsWith('browser_evaluate')).map((r) => /New console entries: \S+/.test(r));
+    assert.deepEqual(own(upstream), [true, true]);
+    assert.deepEqual(own(ours), [true, true]);
+  });
+
   test('the page saw the same actions: drag, drop, raw mouse, wheel, dialogs, offline and routes took effect', () => {
     const results = (side: string[]) => side.filter((r) => r.startsWith('browser_evaluate')).map((r) => /### Result\n(.*)/.exec(r)?.[1]);
-    assert.deepEqual(results(ours), ['"dropped x"', '"dropped hello"', '"pad 1"', '300', '"offline"', '418', '200', '"abc"', '"2024-01-15 2024-W05 #ff0000 30 42.5 abc SHOUT one\\ntwo Fields"']);
+    assert.deepEqual(results(ours), ['"dropped x"', '"dropped hello"', '"pad 1"', '300', '"offline"', '418', '200', '"abc"', '"2024-01-15 2024-W05 #ff0000 30 42.5 abc SHOUT one\\ntwo Fields"', '1', '2']);
     assert.deepEqual(results(upstream), results(ours));
   });
 });

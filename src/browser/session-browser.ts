@@ -25,7 +25,7 @@ import { installQuietRuntimeHook, takeQuietRuntime } from './quiet-runtime/spawn
 import { quietRuntimeArg } from './quiet-runtime/switch.ts';
 import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
 import { randomUUID } from 'node:crypto';
-import { flushConsoleBeforeReads } from './quiet-runtime/console-flush.ts';
+import { consoleMayHaveChanged, flushConsoleBeforeReads } from './quiet-runtime/console-flush.ts';
 import type { BrowserHooks } from './browser-hooks.ts';
 
 /** How long closing a browser's contexts may take before the browser itself is closed. */
@@ -124,6 +124,11 @@ export class SessionBrowser {
 
   get running(): boolean {
     return this.#browser?.isConnected() ?? false;
+  }
+
+  /** A tool call that may make pages log starts (console-flush.ts). */
+  actionStarts(): void {
+    if (this.#quiet) consoleMayHaveChanged(this.#quiet);
   }
 
   /** The launch profile this session's browsers get, for stealth_bridge_info. */

@@ -211,6 +211,8 @@ export class BridgeSession {
     const closedAfterCancel = await this.#hangs.pendingNote();
     const forward = () => this.#forward(params, extra);
     const retry = { name: params.name, browser: this.browser, forward, log: this.#options.log, sessionId: this.id };
+    // Only a snapshot cannot make the page log: it may share the last result's console flush.
+    if (params.name !== 'browser_snapshot') this.browser.actionStarts();
     const sent = { at: performance.now(), browserRan: this.browser.running, closedTabs: this.browser.closedTabs };
     let result = await forward();
     bundleCodeCacheReady();

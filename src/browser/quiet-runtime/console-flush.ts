@@ -11,6 +11,8 @@ import type { QuietRuntime } from './runtime-shim.ts';
 // would have delivered them already.
 
 const FLUSH_DEADLINE_MS = 500;
+/** Tasks between a message leaving the shim and the upstream's console handler (two), and one to spare. */
+const PLAYWRIGHT_DELIVERY_HOPS = 3;
 // One tool result reads twice (snapshot section, then the counts): one flush
 // serves both. Results given back to back (no settle wait between, as actions
 // have) share one a little longer: a flush costs the browser ~1 ms of CPU,
@@ -19,6 +21,10 @@ const FLUSH_DEADLINE_MS = 500;
 // only by browser_console_messages, right after its counts: it always shares
 // their flush, so both agree however long a loaded machine takes between them
 // (a 50 ms window once let a tick in: 48 counted, 49 listed).
+// A tool that acts (evaluate, click, type, navigate...) can make the page log
+// by itself; its result must list that, as the upstream's does: its first
+// read always flushes (consoleMayHaveChanged). browser_snapshot only reads, and
+// shares the last result's flush within the window.
 const FRESH_FOR_MS = 50;
 const SNAPSHOT_FRESH_FOR_MS = 300;
 const shims = new WeakMap<BrowserContext, QuietRuntime>();
@@ -42,6 +48,17 @@ async function flush(tab: TabLike, freshForMs: number): Promise<void> {
   if (performance.now() - (flushedAt.get(shim) ?? -Infinity) < freshForMs) return;
   await withDeadline(shim.flush(), FLUSH_DEADLINE_MS);
   flushedAt.set(shim, performance.now());
+  // The flush ends when the shim sees Chromium's answer; the messages before
+  // it still reach the upstream's log a task at a time (Playwright's pipe
+  // transport, then its in-process client connection: one setImmediate each).
+  // Reading the log before they land would leave this call's own messages to
+  // the next result.
+  for (let hop = 0; hop < PLAYWRIGHT_DELIVERY_HOPS; hop++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A tool call that may make pages log starts: its result's first console read flushes. */
+export function consoleMayHaveChanged(shim: QuietRuntime): void {
+  flushedAt.delete(shim);
 }
 
 /** The upstream's console reads in this context see what its pages logged up to now. */
