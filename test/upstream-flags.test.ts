@@ -84,6 +84,8 @@ describe('upstream flags: bad input exits 2 with the fix, nothing starts', () =>
     [['--codegen', 'cobol'], /cobol.*Fix: correct the flag/],
     [['--viewport-size', 'big'], /viewport.*Fix: correct the flag/i],
     [['--headless=1', '--mobile=yes'], /--mobile takes no value/],
+    [['--idle-timeout', 'soon'], /Invalid value for --idle-timeout: "soon"\. Expected a whole number from 0/],
+    [['--timeout-navigation=-1'], /Invalid value for --timeout-navigation: "-1"/],
   ];
   for (const [args, message] of cases) {
     test(args.join(' '), async () => {
@@ -93,6 +95,13 @@ describe('upstream flags: bad input exits 2 with the fix, nothing starts', () =>
       assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
     });
   }
+  test('a config file timeout that is not a number names the file and the key', async () => {
+    const file = path.join(dir.path, 'timeouts.json');
+    fs.writeFileSync(file, JSON.stringify({ timeouts: { idle: '5m' } }));
+    const result = await runCli(['--config', file], testEnv(dir.path));
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /Invalid value for timeouts\.idle in the config file .*timeouts\.json: "5m"/);
+  });
   test('a malformed config file names the file and the problem', async () => {
     const file = path.join(dir.path, 'broken.json');
     fs.writeFileSync(file, '{ "browser": { "launchOptions": ');

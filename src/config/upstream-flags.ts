@@ -53,7 +53,7 @@ export const UPSTREAM_FLAGS: Record<string, UpstreamFlag> = {
   host: { arity: 'one', does: { kind: 'ours', setting: 'httpHost', also: { transport: 'streamable-http' } } },
   'idle-timeout': {
     arity: 'one',
-    does: { kind: 'accept', note: 'the browser is not closed on idle here: over stdio it lives as long as the client, over HTTP a session ends after --http-session-idle-ttl-ms' },
+    does: { kind: 'pass', note: 'the countdown starts when the last running call ends (the upstream starts it when a call starts, and can close the browser under a long call); unset, the browser is not closed on idle (the upstream closes a headless one after an hour): over stdio it lives as long as the client, over HTTP a session ends after --http-session-idle-ttl-ms' },
   },
   'ignore-https-errors': { arity: 'none', does: pass },
   'init-page': { arity: 'variadic', does: pass },

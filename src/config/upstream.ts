@@ -5,6 +5,7 @@ import { boolean, integer, type Kind } from './kinds.ts';
 import { parseSetting, type Env } from './load.ts';
 import { settings, type Config } from './settings.ts';
 import { checkCaps } from './upstream-flags.ts';
+import { checkNumericConfig, checkNumericFlags } from './upstream-numbers.ts';
 
 // Chromium-based values of the upstream's --browser: all run on our engine's Chromium.
 const CHROMIUM_FAMILY = /^(chromium|chrome(-\w+)?|msedge(-\w+)?)$/;
@@ -51,6 +52,7 @@ async function parseUpstreamArgv(tools: CoreBundleTools, argv: readonly string[]
   } catch (error) {
     throw new ConfigError(`${(error as Error).message.replace(/^error: /, '')}. Fix: correct the flag; accepted values are those of Playwright MCP (run --help).`);
   }
+  checkNumericFlags(options, argv);
   // What the upstream CLI's own action does before resolving.
   const caps = options.caps as string[] | undefined;
   if (options.vision) options.caps = [...(caps ?? []), 'vision'];
@@ -168,6 +170,7 @@ export async function resolveUpstreamConfig(config: Config, env: Env, inputs: Up
       `Invalid Playwright MCP setting${file}: ${(error as Error).message}. Fix: correct or unset it; accepted values are those of Playwright MCP (@playwright/mcp README).`,
     );
   }
+  checkNumericConfig(resolved, (fromFlags.config as string | undefined) ?? env.PLAYWRIGHT_MCP_CONFIG);
   const browser = (fromFlags.browser as string | undefined) ?? env.PLAYWRIGHT_MCP_BROWSER;
   if (browser && !CHROMIUM_FAMILY.test(browser))
     throw new ConfigError(`${fromFlags.browser ? '--browser' : 'PLAYWRIGHT_MCP_BROWSER'} selects ${browser}, but this server drives Chromium builds only (the engine is chosen by --browser-engine). Fix: drop it, or use chromium.`);

@@ -13,6 +13,7 @@ import {
 import { bundleCodeCacheReady } from '../bundle-code-cache.ts';
 import { callEnded, callStarted } from '../idle-gc.ts';
 import { CallsInFlight } from './calls-in-flight.ts';
+import { IdleBrowserClose } from './idle-browser-close.ts';
 import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Config } from '../config/settings.ts';
 import { callDeadlineMs, forwardToolCall } from './forward-call.ts';
@@ -67,12 +68,14 @@ export class BridgeSession {
   #starting: Promise<void> | undefined;
   #hangs: HangWatch;
   #calls = new CallsInFlight();
+  #idleClose: IdleBrowserClose;
 
   constructor(options: SessionOptions) {
     this.#options = options;
     this.#launch = options.launch ?? new SessionLaunch(options);
     this.#config = this.#launch.config;
     this.#hangs = new HangWatch(this.browser, options.log, this.id);
+    this.#idleClose = new IdleBrowserClose(options.upstreamConfig.timeouts?.idle, () => this.#closeIdleBrowser());
     this.server = new Server(SERVER_INFO, SERVER_OPTIONS);
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.#listTools() }));
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#callTool(request.params, extra));
@@ -172,6 +175,7 @@ export class BridgeSession {
     callStarted();
     this.#calls.started();
     try {
+      await this.#idleClose.callStarts();
       const result = capResult(await this.#withFiles(await this.#dispatch(params, extra)), this.#config.maxResultChars);
       observeToolCall(toolLabel(params.name, result.isError ? textOf(result) : undefined), started, result.isError === true);
       return result;
@@ -181,7 +185,16 @@ export class BridgeSession {
     } finally {
       callEnded();
       this.#calls.ended();
+      this.#idleClose.callEnded(this.#calls.running);
     }
+  }
+
+  /** As the client's browser_close would: the upstream lets go of its tabs, the next call launches anew. */
+  async #closeIdleBrowser(): Promise<void> {
+    if (!this.browser.running || !this.#upstream) return;
+    this.#options.log.info(`session ${this.id}: closing its browser after --idle-timeout without a tool call; the next call launches a new one`);
+    await this.#upstream.callTool({ name: 'browser_close', arguments: {} }, undefined, { timeout: 30_000 }).catch(() => {});
+    await this.browser.relaunchNext();
   }
 
   /** Links the files a result names, announces new files, keeps the byte count. */
@@ -277,6 +290,7 @@ export class BridgeSession {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.files.close();
+      this.#idleClose.dispose();
       await Promise.allSettled([this.#upstream?.close(), this.server.close()]);
       await this.#launch.close();
     })();

@@ -3,6 +3,10 @@ export class CallsInFlight {
   #running = 0;
   #idle: (() => void)[] = [];
 
+  get running(): number {
+    return this.#running;
+  }
+
   started(): void {
     this.#running++;
   }
