@@ -1,6 +1,7 @@
-import { argumentsWantingPreview, CONSOLE_API_CALLED, ERROR_ARGUMENT, ConsoleKeys, previewArrived, releaseCall, type ReplayedCall } from './console-replay.ts';
+import { argumentsWantingPreview, CONSOLE_API_CALLED, previewArrived, releaseCall, type ReplayedCall } from './console-replay.ts';
 import type { Slot } from './ordered-outbox.ts';
 import { OwnCommands } from './own-commands.ts';
+import { newSessionState, newSync, type SessionState } from './session-state.ts';
 import { EVENT_PREFIX, QUIET_TYPES, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
 
 // With CDP's Runtime domain enabled, V8 describes every console.log argument
@@ -49,36 +50,6 @@ import { EVENT_PREFIX, QUIET_TYPES, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, 
 const FLUSH_AFTER_MS = 1000;
 /** A replayed call waits this long at most for its previews (a page busy from then on never answers). */
 const PREVIEW_DEADLINE_MS = 300;
-/**
- * V8's console storage is emptied (discardConsoleEntries) only once a replay
- * holds more than this, or an error: the discard also resets the page's
- * console.count() counters, which the upstream's page keeps. Otherwise every
- * sync replays the storage again and keys drop what was delivered
- * (console-replay.ts). A replay describes each stored error again (a `stack`
- * getter a page defined is called each time), so one is never kept.
- */
-const KEEP_STORED_MESSAGES = 100;
-const KEEP_STORED_BYTES = 512 * 1024;
-
-interface SessionState {
-  type: string;
-  quiet: boolean;
-  /** Context id → frame id, as Playwright knows them. */
-  contexts: Map<number, string>;
-  /** Playwright's Runtime.enable ids, answered when the next sync ends. */
-  enables: number[];
-  sync: { seen: Set<number>; seq: number; replayed: boolean; pass: 1 | 2; calls: ReplayedCall[]; stored: number; storedBytes: number; errors: boolean } | undefined;
-  again: boolean;
-  /** Syncs started so far; a flush waits for one numbered past the count at its request. */
-  started: number;
-  waiters: { seq: number; resolve: () => void }[];
-  /** When the last sync ended (performance.now()). */
-  syncedAt: number;
-  /** Playwright's bindings: Runtime.disable drops them for documents to come, so each sync adds them again. */
-  bindings: Map<string, string | undefined>;
-  keys: ConsoleKeys;
-}
-
 export interface ShimCounters {
   syncs: number;
   contextsCreated: number;
@@ -198,12 +169,8 @@ export class QuietRuntime {
     }
     const raw = full();
     const sync = state.sync;
-    if (sync?.pass === 1) {
-      // What the storage holds (a first pass replays all of it): whether to empty it.
-      sync.stored++;
-      sync.storedBytes += raw.length;
-      sync.errors ||= !start.startsWith(CONSOLE_API_CALLED) || raw.includes(ERROR_ARGUMENT);
-    }
+    // What the storage holds (a first pass replays all of it): whether to empty it.
+    if (sync?.pass === 1) sync.storage.count(start, raw);
     if (!state.keys.admit(raw)) return [];
     if (sync) sync.replayed = true;
     if (sync?.pass !== 1 || !start.startsWith(CONSOLE_API_CALLED)) return null;
@@ -220,7 +187,7 @@ export class QuietRuntime {
     const params = message.params ?? {};
     if (message.method === 'Target.attachedToTarget') {
       const info = params.targetInfo as { type?: string } | undefined;
-      this.#sessions.set(params.sessionId as string, { type: info?.type ?? 'other', quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, started: 0, waiters: [], syncedAt: 0, bindings: new Map(), keys: new ConsoleKeys() });
+      this.#sessions.set(params.sessionId as string, newSessionState(info?.type ?? 'other'));
       return null;
     }
     if (message.method === 'Target.detachedFromTarget') {
@@ -297,7 +264,7 @@ export class QuietRuntime {
       return;
     }
     const write = this.#own.firstPass(sessionId, state.bindings, this.#keepConsole);
-    state.sync = { seen: new Set(), seq: ++state.started, replayed: false, pass: 1, calls: [], stored: 0, storedBytes: 0, errors: false };
+    state.sync = newSync(++state.started);
     this.counters.syncs++;
     // One write: Chromium runs them back to back.
     this.#toBrowser(write);
@@ -318,7 +285,7 @@ export class QuietRuntime {
     // A context the enable did not report is gone (its frame navigated or detached while the domain was off).
     if (!message.error) for (const contextId of [...state.contexts.keys()]) if (!seen.has(contextId)) (state.contexts.delete(contextId), out.push(this.#destroyed(sessionId, contextId)));
     for (const enableId of state.enables.splice(0)) out.push(JSON.stringify(message.error ? { id: enableId, error: message.error, sessionId } : { id: enableId, result: {}, sessionId }));
-    const discard = state.sync.errors || state.sync.stored > KEEP_STORED_MESSAGES || state.sync.storedBytes > KEEP_STORED_BYTES;
+    const discard = state.sync.storage.mustEmpty;
     if (pass === 1 && (replayed || discard) && !message.error) {
       if (this.#keepConsole) {
         const write = this.#own.secondPass(sessionId, state.bindings, state.sync.calls, discard);

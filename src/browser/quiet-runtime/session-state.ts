@@ -1,0 +1,70 @@
+import { CONSOLE_API_CALLED, ConsoleKeys, ERROR_ARGUMENT, type ReplayedCall } from './console-replay.ts';
+
+// What the quiet runtime shim (runtime-shim.ts) keeps per DevTools session.
+
+/**
+ * V8's console storage is emptied (discardConsoleEntries) only once a replay
+ * holds more than this, or an error: the discard also resets the page's
+ * console.count() counters, which the upstream's page keeps. Otherwise every
+ * sync replays the storage again and keys drop what was delivered
+ * (console-replay.ts). A replay describes every stored message again; an
+ * error is never kept, so the page's own error hooks are reached no more
+ * often than with a discard at every sync.
+ */
+const KEEP_STORED_MESSAGES = 100;
+const KEEP_STORED_BYTES = 512 * 1024;
+
+/** What a sync's first replay showed V8's console storage to hold. */
+export class StorageTally {
+  #messages = 0;
+  #bytes = 0;
+  #errors = false;
+
+  count(start: string, raw: string): void {
+    this.#messages++;
+    this.#bytes += raw.length;
+    this.#errors ||= !start.startsWith(CONSOLE_API_CALLED) || raw.includes(ERROR_ARGUMENT);
+  }
+
+  get mustEmpty(): boolean {
+    return this.#errors || this.#messages > KEEP_STORED_MESSAGES || this.#bytes > KEEP_STORED_BYTES;
+  }
+}
+
+export interface Sync {
+  /** Contexts the enable reported. */
+  seen: Set<number>;
+  seq: number;
+  /** Something not delivered before came in the replay. */
+  replayed: boolean;
+  pass: 1 | 2;
+  calls: ReplayedCall[];
+  storage: StorageTally;
+}
+
+export interface SessionState {
+  type: string;
+  quiet: boolean;
+  /** Context id → frame id, as Playwright knows them. */
+  contexts: Map<number, string>;
+  /** Playwright's Runtime.enable ids, answered when the next sync ends. */
+  enables: number[];
+  sync: Sync | undefined;
+  again: boolean;
+  /** Syncs started so far; a flush waits for one numbered past the count at its request. */
+  started: number;
+  waiters: { seq: number; resolve: () => void }[];
+  /** When the last sync ended (performance.now()). */
+  syncedAt: number;
+  /** Playwright's bindings: Runtime.disable drops them for documents to come, so each sync adds them again. */
+  bindings: Map<string, string | undefined>;
+  keys: ConsoleKeys;
+}
+
+export function newSessionState(type: string): SessionState {
+  return { type, quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, started: 0, waiters: [], syncedAt: 0, bindings: new Map(), keys: new ConsoleKeys() };
+}
+
+export function newSync(seq: number): Sync {
+  return { seen: new Set(), seq, replayed: false, pass: 1, calls: [], storage: new StorageTally() };
+}
