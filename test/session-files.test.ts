@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { useSite, useTempDir } from './helpers/fixtures.ts';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
-import { testEnv, textOf, localInfo } from './helpers/server.ts';
+import { connect, testEnv, textOf, localInfo } from './helpers/server.ts';
 
 type Link = { type: string; uri: string; name: string; mimeType: string; size: number };
 const info = async (client: { callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<unknown> }) =>
@@ -96,4 +96,25 @@ describe('session files: byte cap and --keep-artifacts', () => {
     await client.close();
     assert.ok(fs.existsSync(path.join(dir, 'download.bin')), '--keep-artifacts keeps them');
   });
+});
+
+// Over stdio the output directory is shared with earlier runs (the upstream's
+// .playwright-mcp, or one --output-dir for every run): what they left is not
+// this session's.
+test('stdio: resources/list shows what this session wrote, not what earlier runs left in the directory', async (t) => {
+  const dir = fs.mkdtempSync('/tmp/spm-files-stdio-');
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const old = path.join(dir, 'console-from-yesterday.log');
+  fs.writeFileSync(old, 'old run');
+  fs.utimesSync(old, new Date(Date.now() - 86_400_000), new Date(Date.now() - 86_400_000));
+  const { client } = await connect(testEnv(dir), ['--output-dir', dir]);
+  try {
+    await client.callTool({ name: 'browser_navigate', arguments: { url: 'data:text/html,<title>x</title>' } });
+    await client.callTool({ name: 'browser_take_screenshot', arguments: { filename: path.join(dir, 'now.png') } });
+    const names = (await client.listResources()).resources.map((r) => r.name);
+    assert.ok(names.includes('now.png'), names.join(','));
+    assert.ok(!names.includes('console-from-yesterday.log'), names.join(','));
+  } finally {
+    await client.close();
+  }
 });

@@ -79,7 +79,8 @@ export class BridgeSession {
     this.server = new Server(SERVER_INFO, SERVER_OPTIONS);
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.#listTools() }));
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#callTool(request.params, extra));
-    this.files = new SessionFiles(this.outputDir, { readMaxBytes: this.#config.resourceMaxBytes });
+    // A shared directory's older files are not this session's (a second of slack for coarse file times).
+    this.files = new SessionFiles(this.outputDir, { readMaxBytes: this.#config.resourceMaxBytes, since: this.#ownOutputDir ? undefined : Date.now() - 1000 });
     this.server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await this.files.list() }));
     this.server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({ contents: [await this.files.read(request.params.uri)] }));
   }

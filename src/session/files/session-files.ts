@@ -16,6 +16,13 @@ const REWALK_MS = 5000;
 export interface FileLimits {
   /** resources/read refuses larger files (--resource-max-bytes). */
   readMaxBytes: number;
+  /**
+   * A directory other sessions and earlier runs write too (over stdio the
+   * upstream's default, `.playwright-mcp` under the working directory, or a
+   * given --output-dir): files last written before this time (ms) are theirs,
+   * not listed.
+   */
+  since?: number;
 }
 
 /**
@@ -143,7 +150,7 @@ export class SessionFiles {
         if (entry.isDirectory()) queue.push(full);
         else if (entry.isFile()) {
           const stat = await fs.stat(full).catch(() => undefined);
-          if (stat) out.push({ file: full, size: stat.size });
+          if (stat && !(stat.mtimeMs < (this.#limits.since ?? -Infinity))) out.push({ file: full, size: stat.size });
         }
       }
     }
