@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
+import { browserProcessesOf, commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { useSite, useTempDir } from './helpers/fixtures.ts';
@@ -111,7 +111,7 @@ describe('the browser of a stdio session is killed mid-use', { timeout: 90_000 }
   });
 
   test('closing the session leaves no Chromium behind', async () => {
-    const browsers = descendants(server.transport.pid).filter((pid) => /chrom/i.test(commandLine(pid)));
+    const browsers = browserProcessesOf(server.transport.pid);
     await server.client.close();
     assert.deepEqual(await server.transport.exit, { code: 0, signal: null }, server.transport.stderr);
     assert.ok(await waitFor(() => browsers.every((pid) => !isAlive(pid)), 5_000), `left: ${browsers.filter(isAlive).map(commandLine).join('\n')}`);

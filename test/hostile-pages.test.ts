@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Driver, ownSession, TIMEOUTS, useHostileSuite } from './helpers/hostile-driver.ts';
 import { runAll, SCENARIOS } from './helpers/hostile-scenarios.ts';
 import { describe, test } from 'node:test';
-import { commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
+import { browserProcessesOf, commandLine, isAlive, waitFor } from './helpers/processes.ts';
 import { connect, testEnv, type Connected } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
@@ -40,7 +40,7 @@ describe('hostile pages: every tool call returns, says what happened as upstream
         for (const name of ['a page that allocates until its renderer is killed (OOM)', 'a renderer crash'])
           assert.match(drivers.get(name)!.texts.join('\n'), /the renderer of this tab crashed/, `${name}: the result says the renderer crashed`);
       }
-      const browsers = descendants(server.transport.pid).filter((pid) => /chrom/i.test(commandLine(pid)));
+      const browsers = browserProcessesOf(server.transport.pid);
       await server.client.close();
       await server.transport.exit;
       assert.ok(await waitFor(() => browsers.every((pid) => !isAlive(pid)), 5000), `Chromium left behind: ${browsers.filter(isAlive).map(commandLine).join('\n')}`);

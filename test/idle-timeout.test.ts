@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
-import { commandLine, descendants, waitFor } from './helpers/processes.ts';
+import { browserProcessesOf, waitFor } from './helpers/processes.ts';
 import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { startToolSite, type ToolSite } from './helpers/tool-site.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
@@ -10,7 +10,6 @@ import { connectUpstream } from './helpers/upstream-cli.ts';
 // closed after that long without a call, and the next call runs in a new one.
 // The same calls on the upstream CLI in the same run read the same.
 const IDLE = ['--idle-timeout', '1500'];
-const browsersOf = (pid: number) => descendants(pid).filter((child) => /chrom/i.test(commandLine(child)));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function drive(server: Connected, site: string): Promise<{ texts: string[]; browsersWhileIdle: number[] }> {
@@ -20,9 +19,9 @@ async function drive(server: Connected, site: string): Promise<{ texts: string[]
     texts.push(`${name} error=${!!result.isError}\n${textOf(result).replaceAll(site, 'SITE').replace(/\]\([^)]*\)/g, '](FILE)')}`);
   };
   await call('browser_navigate', { url: `${site}/form` });
-  assert.ok(browsersOf(server.transport.pid).length > 0, 'a browser runs after the navigate');
-  await waitFor(() => browsersOf(server.transport.pid).length === 0, 5000);
-  const browsersWhileIdle = browsersOf(server.transport.pid);
+  assert.ok(browserProcessesOf(server.transport.pid).length > 0, 'a browser runs after the navigate');
+  await waitFor(() => browserProcessesOf(server.transport.pid).length === 0, 5000);
+  const browsersWhileIdle = browserProcessesOf(server.transport.pid);
   await call('browser_evaluate', { function: '() => location.href' });
   await call('browser_tabs', { action: 'list' });
   await call('browser_navigate', { url: `${site}/second` });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
+import { browserProcessesOf, commandLine, isAlive, waitFor } from './helpers/processes.ts';
 import { connect, testEnv, textOf } from './helpers/server.ts';
 import { useSite, useTempDir } from './helpers/fixtures.ts';
 
@@ -13,7 +13,7 @@ describe('no Chromium outlives the server', () => {
     const server = await connect(testEnv(output.path));
     const nav = await server.client.callTool({ name: 'browser_navigate', arguments: { url: site.url } });
     assert.ok(!nav.isError, textOf(nav));
-    const browsers = descendants(server.transport.pid).filter((pid) => /chrom/i.test(commandLine(pid)));
+    const browsers = browserProcessesOf(server.transport.pid);
     assert.ok(browsers.length > 0, 'the server has Chromium processes');
     return { ...server, browsers };
   }

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { commandLine, descendants } from './processes.ts';
+import { browserProcessesOf } from './processes.ts';
 import { serverCommand } from './server.ts';
 
 export interface HttpServer {
@@ -43,7 +43,7 @@ export async function startHttpServer(env: Record<string, string>, args: string[
     stderr: () => stderr,
     stdout: () => stdout,
     exit,
-    browsers: () => descendants(child.pid!).filter((pid) => /chrom/i.test(commandLine(pid))),
+    browsers: () => browserProcessesOf(child.pid!),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exit;

@@ -39,6 +39,11 @@ export function commandLine(pid: number): string {
   }
 }
 
+/** The Chromium processes under `pid` (a server and the browsers it launched). */
+export function browserProcessesOf(pid: number): number[] {
+  return descendants(pid).filter((child) => /chrom/i.test(commandLine(child)));
+}
+
 /** Chromium processes whose command line mentions `marker` (e.g. a session's output dir). */
 export function chromiumProcessesWith(marker: string): number[] {
   const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });

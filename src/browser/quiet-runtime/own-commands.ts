@@ -55,7 +55,7 @@ export class OwnCommands {
 
   /** A sync's first write; without the console kept, what the page logged is discarded unread first. */
   firstPass(sessionId: string, bindings: Bindings, keepConsole: boolean): string {
-    const commands = keepConsole ? [] : [this.command(sessionId, 'Runtime.discardConsoleEntries').text];
+    const commands = keepConsole ? [] : [this.discard(sessionId)];
     commands.push(this.command(sessionId, 'Runtime.enable', undefined, { kind: 'enable' }).text, ...this.#disable(sessionId, bindings));
     return commands.join('\0');
   }
@@ -76,7 +76,7 @@ export class OwnCommands {
     return commands.join('\0');
   }
 
-  /** Without the console kept: what a sync's replay delivered is dropped from the storage. */
+  /** Without the console kept: what the page logged is dropped from the storage, unread (before a sync) or once replayed. */
   discard(sessionId: string): string {
     return this.command(sessionId, 'Runtime.discardConsoleEntries').text;
   }

@@ -150,7 +150,7 @@ export class SessionFiles {
         if (entry.isDirectory()) queue.push(full);
         else if (entry.isFile()) {
           const stat = await fs.stat(full).catch(() => undefined);
-          if (stat && !(stat.mtimeMs < (this.#limits.since ?? -Infinity))) out.push({ file: full, size: stat.size });
+          if (stat && (this.#limits.since === undefined || stat.mtimeMs >= this.#limits.since)) out.push({ file: full, size: stat.size });
         }
       }
     }
