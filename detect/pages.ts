@@ -107,6 +107,10 @@ setTimeout(async () => {
   let pushed = 0;
   for (let i = 0; i < 300; i++) { history.pushState({}, '', '?n=' + i); if (location.search === '?n=' + i) pushed++; }
   history.replaceState({}, '', location.pathname);
+  // A user-agent switch empties the high-entropy client hints; no Chrome answers an empty full version list.
+  const hints = await navigator.userAgentData.getHighEntropyValues(['uaFullVersion', 'fullVersionList', 'architecture', 'bitness']);
+  const uaMajor = (ua.match(/Chrome.(\\d+)/) || [])[1];
+  const clientHintsEmpty = !hints.fullVersionList?.length || !hints.architecture || !hints.bitness || hints.uaFullVersion.split('.')[0] !== uaMajor;
   const automationGlobals = Object.getOwnPropertyNames(window).filter((name) => /playwright|__pw|puppeteer|cdc_|selenium|webdriver/i.test(name));
   const signals = {
     webdriver: navigator.webdriver === true,
@@ -121,6 +125,7 @@ setTimeout(async () => {
     automationViewport: innerWidth === 1280 && innerHeight === 720,
     outerEqualsInner: outerHeight === innerHeight && outerWidth === innerWidth,
     historyUnthrottled: pushed === 300,
+    clientHintsEmpty,
   };
   report({ flagged: Object.values(signals).some(Boolean), signals });
 }, 2500);

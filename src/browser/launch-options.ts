@@ -7,6 +7,7 @@ import { withOurFeatures } from './chromium-features.ts';
 import { mergeArgs, stealthProfile, type StealthProfile } from './stealth-profile.ts';
 import { applicableSwitches, vendorViewport, withFontMetricsFeature } from './stealth-switches.ts';
 import { reducedUserAgent } from './user-agent.ts';
+import { clientHintsFor, type UserAgentOverride } from './client-hints.ts';
 import { attachTarget, type AttachTarget } from './attach.ts';
 
 type ContextOptions = NonNullable<NonNullable<UpstreamConfig['browser']>['contextOptions']>;
@@ -20,6 +21,8 @@ export interface LaunchPlan {
   consoleFallback: boolean;
   /** Pages' Runtime domain kept off by the pipe shim (quiet-runtime/). */
   quietRuntime: boolean;
+  /** Our own user agent (no HeadlessChrome) with the client hints it empties, which the pipe shim restores. */
+  userAgentOverride: UserAgentOverride | undefined;
   /** The page's console messages and errors are collected; false only with the quiet runtime (config/load.ts). */
   consoleCapture: boolean;
   humanize: boolean;
@@ -57,7 +60,8 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
   // file) is also kept as the context's, as the upstream does: Playwright's
   // override carries the matching client hints (mobile, platform: iOS for an
   // iPhone), which the switch alone leaves at this host's (Linux, not mobile).
-  const userAgent = restContext.userAgent ?? (config.headless !== false && binary.stealthBuildVersion === null && binary.version ? reducedUserAgent(binary.version) : undefined);
+  const ownUserAgent = restContext.userAgent === undefined && config.headless !== false && binary.stealthBuildVersion === null && binary.version ? reducedUserAgent(binary.version) : undefined;
+  const userAgent = restContext.userAgent ?? ownUserAgent;
   if (userAgent) userArgs.push(`--user-agent=${userAgent}`);
   // The upstream's own default on the playwright engine; the vendor's on the stealth engine.
   const viewport = restContext.viewport !== undefined ? restContext.viewport : stealthEngine ? vendorViewport(switchContext) : headed ? null : { width: 1280, height: 720 };
@@ -85,6 +89,7 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
     stealth,
     consoleFallback: stealthEngine && config.consoleFallback && config.consoleCapture,
     quietRuntime,
+    userAgentOverride: ownUserAgent && binary.version && binary.versionOutput ? clientHintsFor(ownUserAgent, binary.version, binary.versionOutput) : undefined,
     consoleCapture: !quietRuntime || config.consoleCapture,
     humanize: config.humanize,
     maxDownloadBytes: config.maxDownloadBytes,

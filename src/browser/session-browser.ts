@@ -21,7 +21,7 @@ import { mergeArgs } from './stealth-profile.ts';
 import { mergeFeatureSwitchesAtSpawn } from './chromium-features.ts';
 import { openPageAhead } from './page-ahead.ts';
 import { launchProfileInfo } from './launch-profile-info.ts';
-import { installQuietRuntimeHook, takeQuietRuntime } from './quiet-runtime/spawn-hook.ts';
+import { expectQuietRuntime, installQuietRuntimeHook, takeQuietRuntime } from './quiet-runtime/spawn-hook.ts';
 import { quietRuntimeArg } from './quiet-runtime/switch.ts';
 import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
 import { randomUUID } from 'node:crypto';
@@ -188,6 +188,7 @@ export class SessionBrowser {
     mergeFeatureSwitchesAtSpawn();
     if (this.#plan.quietRuntime) installQuietRuntimeHook();
     const releaseSeat = await (this.#hooks.claimSeat?.() ?? this.#plan.binary.claimSeat(this.#log));
+    const forgetExpected = quiet ? expectQuietRuntime(quiet.token, { userAgent: this.#plan.userAgentOverride }) : () => {};
     try {
       if (extras?.userDataDir) {
         persistent = await browserType.launchPersistentContext(extras.userDataDir, { ...options, ...contextOptions });
@@ -197,6 +198,8 @@ export class SessionBrowser {
     } catch (error) {
       releaseSeat();
       throw licenceRefusal(error, statusFile) ?? error;
+    } finally {
+      forgetExpected();
     }
     this.#browser = browser;
     metrics.browserLaunches.inc();

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
+import type { UserAgentOverride } from '../client-hints.ts';
 import { OrderedOutbox } from './ordered-outbox.ts';
 import { QuietRuntime } from './runtime-shim.ts';
 
@@ -51,7 +52,7 @@ const tail = (message: Buffer) => message.toString('latin1', Math.max(0, message
  * Replaces the child's pipe streams with stand-ins that run every message
  * through the shim. Call before Playwright reads child.stdio[3] and [4].
  */
-export function tapDevtoolsPipe(child: ChildProcess, options: { keepConsole: boolean }): QuietRuntime | undefined {
+export function tapDevtoolsPipe(child: ChildProcess, options: { keepConsole: boolean; userAgent?: UserAgentOverride }): QuietRuntime | undefined {
   const toChromium = child.stdio[3] as Writable | null;
   const fromChromium = child.stdio[4] as Readable | null;
   if (!toChromium || !fromChromium) return undefined;
@@ -66,6 +67,7 @@ export function tapDevtoolsPipe(child: ChildProcess, options: { keepConsole: boo
   const outbox = new OrderedOutbox(toDriver);
   const shim = new QuietRuntime({
     keepConsole: options.keepConsole,
+    userAgent: options.userAgent,
     toBrowser: writeToChromium,
     toDriver: (message) => (outbox.add(Buffer.from(message)), outbox.flush()),
     hold: () => outbox.hold(),
@@ -77,7 +79,8 @@ export function tapDevtoolsPipe(child: ChildProcess, options: { keepConsole: boo
       const passed: Buffer[] = [];
       for (const message of fromDriver.push(chunk)) {
         // Most commands are not looked at: only their first bytes are decoded.
-        if (guarded(() => shim.fromDriver(head(message), tail(message), () => text(message)), true)) passed.push(message, NUL_BYTE);
+        const verdict = guarded(() => shim.fromDriver(head(message), tail(message), () => text(message)), true);
+        if (verdict !== false) passed.push(verdict === true ? message : Buffer.from(verdict), NUL_BYTE);
       }
       if (passed.length && !toChromium.destroyed) toChromium.write(Buffer.concat(passed), callback);
       else callback();

@@ -1,8 +1,10 @@
 import { argumentsWantingPreview, CONSOLE_API_CALLED, previewArrived, releaseCall, type ReplayedCall } from './console-replay.ts';
 import type { Slot } from './ordered-outbox.ts';
+import type { UserAgentOverride } from '../client-hints.ts';
 import { OwnCommands } from './own-commands.ts';
 import { newSessionState, newSync, type SessionState } from './session-state.ts';
-import { EVENT_PREFIX, QUIET_TYPES, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
+import { UserAgentHints } from './user-agent-hints.ts';
+import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
 
 // With CDP's Runtime domain enabled, V8 describes every console.log argument
 // for the driver as it is logged: an Error's `stack` is formatted, which calls
@@ -66,13 +68,18 @@ export class QuietRuntime {
   #toBrowser: (message: string) => void;
   #toDriver: (message: string) => void;
   #keepConsole: boolean;
+  #hints: UserAgentHints | undefined;
 
-  /** keepConsole false: each sync first discards what the page logged, so nothing it logged is ever described. */
-  constructor(io: { keepConsole?: boolean; toBrowser(message: string): void; toDriver(message: string): void; hold(): Slot }) {
+  /**
+   * keepConsole false: each sync first discards what the page logged, so nothing it logged is ever described.
+   * userAgent: given to every page, frame and worker before it runs (client-hints.ts).
+   */
+  constructor(io: { keepConsole?: boolean; userAgent?: UserAgentOverride; toBrowser(message: string): void; toDriver(message: string): void; hold(): Slot }) {
     this.#toBrowser = io.toBrowser;
     this.#hold = io.hold;
     this.#toDriver = io.toDriver;
     this.#keepConsole = io.keepConsole ?? true;
+    if (io.userAgent) this.#hints = new UserAgentHints(io.userAgent, (sessionId, method, params) => this.#toBrowser(this.#own.command(sessionId, method, params).text));
   }
 
   /**
@@ -92,10 +99,11 @@ export class QuietRuntime {
   }
 
   /**
-   * A message from Playwright (its first bytes, and the whole text on demand);
-   * false when it was answered here and must not reach Chromium.
+   * A message from Playwright (its first bytes, and the whole text on demand):
+   * true to send it as it is, false when it was answered here and must not
+   * reach Chromium, or the text to send in its place.
    */
-  fromDriver(start: string, end: string, full: () => string): boolean {
+  fromDriver(start: string, end: string, full: () => string): boolean | string {
     const head = REQUEST_HEAD.exec(start);
     if (!head || !WATCHED_COMMANDS.has(head[2]!)) return true;
     const method = head[2]!;
@@ -106,6 +114,12 @@ export class QuietRuntime {
       return true;
     }
     const message = JSON.parse(full()) as Message;
+    if (method === 'Target.detachFromTarget') {
+      const answer = this.#hints?.detaching(message);
+      if (answer) this.#toDriver(answer);
+      return !answer;
+    }
+    if (USER_AGENT_METHODS.has(method)) return this.#hints?.rewritten(message) ?? true;
     const state = message.sessionId ? this.#sessions.get(message.sessionId) : undefined;
     if (!state || !QUIET_TYPES.has(state.type)) return true;
     const sessionId = message.sessionId!;
@@ -186,11 +200,13 @@ export class QuietRuntime {
   #onEvent(raw: string, message: Message): string[] | null {
     const params = message.params ?? {};
     if (message.method === 'Target.attachedToTarget') {
-      const info = params.targetInfo as { type?: string } | undefined;
-      this.#sessions.set(params.sessionId as string, newSessionState(info?.type ?? 'other'));
+      const type = (params.targetInfo as { type?: string } | undefined)?.type ?? 'other';
+      this.#sessions.set(params.sessionId as string, newSessionState(type));
+      this.#hints?.attached(params.sessionId as string, type);
       return null;
     }
     if (message.method === 'Target.detachedFromTarget') {
+      this.#hints?.detached(params.sessionId as string);
       const gone = this.#sessions.get(params.sessionId as string);
       for (const waiter of gone?.waiters.splice(0) ?? []) waiter.resolve();
       for (const purpose of this.#own.forget(params.sessionId as string)) if (purpose.kind === 'preview') releaseCall(purpose.call);
