@@ -74,6 +74,11 @@ setTimeout(async () => {
 // WebMCP discovery (the upstream's, at every snapshot) reads these in the page's own world.
 let modelContextReads = 0;
 for (const proto of [Document.prototype, Navigator.prototype]) Object.defineProperty(proto, 'modelContext', { get() { modelContextReads++; return undefined; }, configurable: true });
+// Activation comes from input (keydown, mousedown, pointerup...): the moment the page is first activated, was there any?
+let inputEvents = 0;
+let activatedWithoutInput = false;
+for (const type of ['keydown', 'mousedown', 'pointerdown', 'pointerup', 'touchend']) addEventListener(type, () => inputEvents++, true);
+const activationWatch = setInterval(() => { if (navigator.userActivation.hasBeenActive) { activatedWithoutInput = inputEvents === 0; clearInterval(activationWatch); } }, 5);
 const moves = [];
 addEventListener('mousemove', () => moves.push(performance.now()), true);
 const err = new Error('x');
@@ -126,6 +131,7 @@ setTimeout(async () => {
     outerEqualsInner: outerHeight === innerHeight && outerWidth === innerWidth,
     historyUnthrottled: pushed === 300,
     clientHintsEmpty,
+    activatedWithoutInput,
   };
   report({ flagged: Object.values(signals).some(Boolean), signals });
 }, 2500);

@@ -22,6 +22,7 @@ import { mergeFeatureSwitchesAtSpawn } from './chromium-features.ts';
 import { openPageAhead } from './page-ahead.ts';
 import { launchProfileInfo } from './launch-profile-info.ts';
 import { expectQuietRuntime, installQuietRuntimeHook, takeQuietRuntime } from './quiet-runtime/spawn-hook.ts';
+import { UserScripts } from './quiet-runtime/user-gesture.ts';
 import { quietRuntimeArg } from './quiet-runtime/switch.ts';
 import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
 import { randomUUID } from 'node:crypto';
@@ -57,6 +58,7 @@ export class SessionBrowser {
   #consoleFallbackActive: boolean | null = null;
   /** The pipe shim keeping the current browser's pages' Runtime domain off (--quiet-runtime). */
   #quiet: QuietRuntime | undefined;
+  readonly #userScripts = new UserScripts();
 
   constructor(plan: LaunchPlan, log: Logger, hooks: BrowserHooks = {}) {
     this.#plan = plan;
@@ -129,6 +131,11 @@ export class SessionBrowser {
   /** A tool call that may make pages log starts (console-flush.ts). */
   actionStarts(): void {
     if (this.#quiet) consoleMayHaveChanged(this.#quiet);
+  }
+
+  /** A tool runs script the user wrote: evaluations keep their user gesture until the returned function is called (its browser may launch meanwhile). */
+  userScriptStarts(): () => void {
+    return this.#userScripts.start();
   }
 
   /** The launch profile this session's browsers get, for stealth_bridge_info. */
@@ -221,6 +228,7 @@ export class SessionBrowser {
     }
     const context = persistent ?? (await browser.newContext(contextOptions));
     this.#quiet = quiet ? takeQuietRuntime(quiet.token) : undefined;
+    if (this.#quiet) this.#quiet.userScripts = this.#userScripts;
     // Nothing to flush when the page's console is never read.
     if (this.#quiet && quiet?.console) flushConsoleBeforeReads(context, this.#quiet);
     const quietNow = this.#quiet;

@@ -4,6 +4,9 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 // sessions' pages and reach `process`. Hidden unless the operator opts in.
 export const UNSAFE_CODE_TOOL = 'browser_run_code_unsafe';
 
+/** Tools that run script the user wrote (or a page's own WebMCP tool) in the page: it runs with a user gesture, as on the upstream. */
+export const USER_SCRIPT_TOOLS = new Set(['browser_evaluate', UNSAFE_CODE_TOOL, 'browser_webmcp_call']);
+
 export function visibleUpstreamTools(tools: Tool[], allowUnsafeCode: boolean): Tool[] {
   return allowUnsafeCode ? tools : tools.filter((t) => t.name !== UNSAFE_CODE_TOOL);
 }

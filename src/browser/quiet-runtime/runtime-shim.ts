@@ -4,6 +4,7 @@ import type { UserAgentOverride } from '../client-hints.ts';
 import { OwnCommands } from './own-commands.ts';
 import { newSessionState, newSync, type SessionState } from './session-state.ts';
 import { UserAgentHints } from './user-agent-hints.ts';
+import { asksForGesture, UserScripts, withoutGesture } from './user-gesture.ts';
 import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
 
 // With CDP's Runtime domain enabled, V8 describes every console.log argument
@@ -60,6 +61,8 @@ export interface ShimCounters {
 
 export class QuietRuntime {
   readonly counters: ShimCounters = { syncs: 0, contextsCreated: 0, contextsDestroyed: 0 };
+  /** While none runs, Playwright's evaluations go without a user gesture (user-gesture.ts); the session's own, once it takes the shim. */
+  userScripts = new UserScripts();
   #sessions = new Map<string, SessionState>();
   #own = new OwnCommands();
   /** Playwright's Page.createIsolatedWorld ids → session: a new world to sync after. */
@@ -111,6 +114,7 @@ export class QuietRuntime {
       const sessionId = SESSION_AT_END.exec(end)?.[1];
       const state = sessionId ? this.#sessions.get(sessionId) : undefined;
       if (sessionId && state?.quiet && !state.sync && performance.now() - state.syncedAt > FLUSH_AFTER_MS) this.#requestSync(sessionId, state);
+      if (method === 'Runtime.callFunctionOn' && !this.userScripts.running && asksForGesture(end)) return withoutGesture(full());
       return true;
     }
     const message = JSON.parse(full()) as Message;
