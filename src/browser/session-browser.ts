@@ -195,7 +195,8 @@ export class SessionBrowser {
     mergeFeatureSwitchesAtSpawn();
     if (this.#plan.quietRuntime) installQuietRuntimeHook();
     const releaseSeat = await (this.#hooks.claimSeat?.() ?? this.#plan.binary.claimSeat(this.#log));
-    const forgetExpected = quiet ? expectQuietRuntime(quiet.token, { userAgent: this.#plan.userAgentOverride }) : () => {};
+    // A session's own user agent (its contextOptions) comes with Playwright's hints, as the upstream's does.
+    const forgetExpected = quiet ? expectQuietRuntime(quiet.token, { userAgent: contextOptions.userAgent ? undefined : this.#plan.userAgentOverride }) : () => {};
     try {
       if (extras?.userDataDir) {
         persistent = await browserType.launchPersistentContext(extras.userDataDir, { ...options, ...contextOptions });
