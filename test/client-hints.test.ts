@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { clientHintsFor } from '../src/browser/client-hints.ts';
 import { useTempDir } from './helpers/fixtures.ts';
 import { closeAll, connect, testEnv, type Connected } from './helpers/server.ts';
-import { CHROMIUM } from './helpers/upstream-cli.ts';
+import { Reports, unautomated } from './helpers/unautomated.ts';
 
 // Headless stock Chromium is given our user agent by a launch switch (no
 // "HeadlessChrome"), and that switch empties the user-agent client hints:
@@ -39,18 +38,13 @@ type Seen = Record<'window' | 'dedicated' | 'shared' | 'service', Record<string,
 
 let site: http.Server;
 let origin: string;
-const waiters: ((seen: string) => void)[] = [];
+const reports = new Reports();
 const servers: Connected[] = [];
 const dirs = useTempDir('spm-hints-');
 
 before(async () => {
   site = http.createServer((req, res) => {
-    if (req.method === 'POST') {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => (waiters.shift()?.(body), res.end()));
-      return;
-    }
+    if (reports.take(req, res)) return;
     if (req.url === '/headers') {
       const hints = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name.startsWith('sec-ch-ua')));
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(hints));
@@ -69,35 +63,15 @@ after(async () => {
   site?.close();
 });
 
-const report = (): Promise<Seen> =>
-  Promise.race([
-    new Promise<string>((resolve) => waiters.push(resolve)),
-    new Promise<string>((_, reject) => setTimeout(() => reject(new Error('no report within 30 s')), 30_000)),
-  ]).then((body) => JSON.parse(body) as Seen);
-
-async function unautomated(): Promise<Seen> {
-  const seen = report();
-  const child = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--no-first-run', '--disable-background-networking', `--user-data-dir=${dirs.path}/control`, `${origin}/`], { stdio: 'ignore', detached: true });
-  try {
-    return await seen;
-  } finally {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-}
-
 const withoutUserAgent = ({ ua: _, ...rest }: Record<string, unknown>) => rest;
 
 test('headless: the user agent is a headed one and its client hints read as the unautomated Chromium, in the page, every kind of worker and the requests', { timeout: 120_000 }, async (t) => {
-  const control = await unautomated();
+  const control = JSON.parse(await unautomated(`${origin}/`, `${dirs.path}/control`, reports)) as Seen;
   const server = await connect(testEnv(`${dirs.path}/ours`));
   servers.push(server);
-  const seen = report();
+  const seen = reports.next();
   await server.client.callTool({ name: 'browser_navigate', arguments: { url: `${origin}/` } });
-  const ours = await seen;
+  const ours = JSON.parse(await seen) as Seen;
   t.diagnostic(`unautomated: ${JSON.stringify(control.window)}; headers ${JSON.stringify(control.headers)}`);
   assert.ok((control.window.fullVersionList as unknown[]).length > 0, 'the unautomated Chromium gives its full version list');
   for (const where of ['window', 'dedicated', 'shared', 'service'] as const) {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
 import { closeAll, connect, testEnv, type Connected } from './helpers/server.ts';
-import { CHROMIUM, connectUpstream } from './helpers/upstream-cli.ts';
+import { Reports, unautomated } from './helpers/unautomated.ts';
+import { connectUpstream } from './helpers/upstream-cli.ts';
 
 // A real Chromium throttles a page that floods its session history (IPC
 // flooding protection: about 200 state changes, the rest dropped with a
@@ -22,19 +22,13 @@ const FLOOD_PAGE = `<!doctype html><title>history</title><script>
 
 let page: http.Server;
 let url: string;
-const waiters: ((seen: string) => void)[] = [];
+const reports = new Reports();
 const servers: Connected[] = [];
 const dirs = useTempDir('spm-history-');
 
 before(async () => {
   page = http.createServer((req, res) => {
-    if (req.method !== 'POST') return void res.writeHead(200, { 'content-type': 'text/html' }).end(FLOOD_PAGE);
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      waiters.shift()?.(body);
-      res.end();
-    });
+    if (!reports.take(req, res)) res.writeHead(200, { 'content-type': 'text/html' }).end(FLOOD_PAGE);
   });
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/flood`;
@@ -44,31 +38,15 @@ after(async () => {
   page?.close();
 });
 
-const report = () => Promise.race([new Promise<string>((resolve) => waiters.push(resolve)), new Promise<string>((_, reject) => setTimeout(() => reject(new Error('no report within 20 s')), 20_000))]);
-
-async function unautomated(): Promise<string> {
-  const seen = report();
-  const child = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--no-first-run', '--disable-background-networking', `--user-data-dir=${dirs.path}/control`, url], { stdio: 'ignore', detached: true });
-  try {
-    return await seen;
-  } finally {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-}
-
 async function viaMcp(server: Connected): Promise<string> {
   servers.push(server);
-  const seen = report();
+  const seen = reports.next(20_000);
   await server.client.callTool({ name: 'browser_navigate', arguments: { url } });
   return seen;
 }
 
 test('a page flooding its history is throttled as in an unautomated Chromium (the upstream CLI reported alongside)', { timeout: 120_000 }, async (t) => {
-  const control = Number(await unautomated());
+  const control = Number(await unautomated(url, `${dirs.path}/control`, reports));
   const upstream = Number(await viaMcp(await connectUpstream(`${dirs.path}/upstream`)));
   const ours = Number(await viaMcp(await connect(testEnv(`${dirs.path}/ours`))));
   t.diagnostic(`pushState calls that took effect of 300: unautomated ${control}, upstream CLI ${upstream}, ours ${ours}`);
