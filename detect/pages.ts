@@ -74,6 +74,10 @@ setTimeout(async () => {
 // WebMCP discovery (the upstream's, at every snapshot) reads these in the page's own world.
 let modelContextReads = 0;
 for (const proto of [Document.prototype, Navigator.prototype]) Object.defineProperty(proto, 'modelContext', { get() { modelContextReads++; return undefined; }, configurable: true });
+// A wrapped addEventListener sees who registers listeners on the page's window: Playwright's injected script, once in this world.
+let playwrightListeners = false;
+const addListener = EventTarget.prototype.addEventListener;
+EventTarget.prototype.addEventListener = function (type, ...rest) { if (String(type).startsWith('__playwright')) playwrightListeners = true; return addListener.call(this, type, ...rest); };
 // Activation comes from input (keydown, mousedown, pointerup...): the moment the page is first activated, was there any?
 let inputEvents = 0;
 let activatedWithoutInput = false;
@@ -132,6 +136,7 @@ setTimeout(async () => {
     historyUnthrottled: pushed === 300,
     clientHintsEmpty,
     activatedWithoutInput,
+    playwrightListeners,
   };
   report({ flagged: Object.values(signals).some(Boolean), signals });
 }, 2500);

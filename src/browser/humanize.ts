@@ -1,6 +1,7 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { callAsUpstream } from './upstream-call.ts';
 import { withDeadline } from './deadline.ts';
+import { boxInUtilityWorld } from './utility-world.ts';
 
 // Humanised input for the upstream's tools: before a click, double-click,
 // hover or drag the pointer travels to a point inside the element along a
@@ -46,13 +47,8 @@ export function pointerPath(from: { x: number; y: number }, to: { x: number; y: 
 async function approach(locator: Locator): Promise<{ x: number; y: number } | undefined> {
   const page = locator.page();
   if (!enabled.has(page.context())) return undefined;
-  const prepared = await withDeadline(
-    (async () => {
-      await locator.scrollIntoViewIfNeeded({ timeout: PREPARE_MS });
-      return locator.boundingBox({ timeout: PREPARE_MS });
-    })().catch(() => null),
-    PREPARE_MS * 2,
-  );
+  // Asked in Playwright's utility world: locator.boundingBox() would hand the element to the page's own world (utility-world.ts).
+  const prepared = await withDeadline(boxInUtilityWorld(locator).catch(() => null), PREPARE_MS * 2);
   if (!prepared || prepared.width < 1 || prepared.height < 1) return undefined;
   const box = prepared;
   const target = { x: box.x + box.width * between(0.3, 0.7), y: box.y + box.height * between(0.3, 0.7) };

@@ -23,6 +23,7 @@ import { openPageAhead } from './page-ahead.ts';
 import { launchProfileInfo } from './launch-profile-info.ts';
 import { expectQuietRuntime, installQuietRuntimeHook, takeQuietRuntime } from './quiet-runtime/spawn-hook.ts';
 import { UserScripts } from './quiet-runtime/user-gesture.ts';
+import { keepQueriesInUtilityWorld } from './utility-world.ts';
 import { quietRuntimeArg } from './quiet-runtime/switch.ts';
 import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
 import { randomUUID } from 'node:crypto';
@@ -230,6 +231,7 @@ export class SessionBrowser {
     const context = persistent ?? (await browser.newContext(contextOptions));
     this.#quiet = quiet ? takeQuietRuntime(quiet.token) : undefined;
     if (this.#quiet) this.#quiet.userScripts = this.#userScripts;
+    if (this.#plan.binary.engine === 'stealth') keepQueriesInUtilityWorld(context, this.#userScripts);
     // Nothing to flush when the page's console is never read.
     if (this.#quiet && quiet?.console) flushConsoleBeforeReads(context, this.#quiet);
     const quietNow = this.#quiet;
