@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
+import { servePage, type Site } from './helpers/site.ts';
 import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
@@ -22,19 +21,16 @@ Element.prototype.getBoundingClientRect = function () { seen.push('getBoundingCl
 setInterval(() => (document.getElementById('seen').textContent = 'seen: ' + (seen.join(',') || 'nothing')), 10);
 </script>`;
 
-let site: http.Server;
-let url: string;
+let site: Site;
 const servers: Connected[] = [];
 const dirs = useTempDir('spm-main-world-');
 
 before(async () => {
-  site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  site = await servePage(PAGE);
 });
 after(async () => {
   await closeAll(servers);
-  site?.close();
+  await site?.close();
 });
 
 const code = (text: string) => text.match(/### Ran Playwright code\n```js\n([\s\S]*?)\n```/)?.[1];
@@ -42,7 +38,7 @@ const code = (text: string) => text.match(/### Ran Playwright code\n```js\n([\s\
 async function drive(server: Connected) {
   servers.push(server);
   const call = async (name: string, args: Record<string, unknown> = {}) => textOf(await server.client.callTool({ name, arguments: args }));
-  await call('browser_navigate', { url });
+  await call('browser_navigate', { url: site.url });
   const snap = await call('browser_snapshot');
   const ref = (role: string) => snap.match(new RegExp(`${role} "[^"]*" \\[ref=(\\w+)\\]`))![1]!;
   const clicked = await call('browser_click', { target: ref('button'), element: 'Press' });

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
+import { servePage, type Site } from './helpers/site.ts';
 import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
@@ -26,26 +25,23 @@ setInterval(() => {
 }, 5);
 </script>`;
 
-let site: http.Server;
-let url: string;
+let site: Site;
 const servers: Connected[] = [];
 const dirs = useTempDir('spm-activation-');
 
 before(async () => {
-  site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  site = await servePage(PAGE);
 });
 after(async () => {
   await closeAll(servers);
-  site?.close();
+  await site?.close();
 });
 
 async function drive(server: Connected): Promise<{ idle: string[]; clicked: string[]; popupOpened: string }> {
   servers.push(server);
   const call = async (name: string, args: Record<string, unknown> = {}) => textOf(await server.client.callTool({ name, arguments: args }));
   const seen = async () => (await call('browser_snapshot')).match(/paragraph[^:\n]*: (.*)/)![1]!.split('; ');
-  await call('browser_navigate', { url });
+  await call('browser_navigate', { url: site.url });
   await call('browser_snapshot');
   await call('browser_tabs', { action: 'list' });
   await call('browser_console_messages');
