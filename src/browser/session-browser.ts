@@ -22,7 +22,7 @@ import { mergeFeatureSwitchesAtSpawn } from './chromium-features.ts';
 import { openPageAhead } from './page-ahead.ts';
 import { launchProfileInfo } from './launch-profile-info.ts';
 import { expectQuietRuntime, installQuietRuntimeHook, takeQuietRuntime } from './quiet-runtime/spawn-hook.ts';
-import { UserScripts } from './quiet-runtime/user-gesture.ts';
+import { UserScripts } from './user-scripts.ts';
 import { keepQueriesInUtilityWorld } from './utility-world.ts';
 import { quietRuntimeArg } from './quiet-runtime/switch.ts';
 import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';

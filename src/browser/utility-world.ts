@@ -1,5 +1,5 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import type { UserScripts } from './quiet-runtime/user-gesture.ts';
+import type { UserScripts } from './user-scripts.ts';
 
 // Playwright keeps its own page script in an isolated "utility" world the
 // page cannot see, but hands element handles over to the page's main world:

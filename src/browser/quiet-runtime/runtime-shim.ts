@@ -4,7 +4,8 @@ import type { UserAgentOverride } from '../client-hints.ts';
 import { OwnCommands } from './own-commands.ts';
 import { newSessionState, newSync, type SessionState } from './session-state.ts';
 import { UserAgentHints } from './user-agent-hints.ts';
-import { asksForGesture, UserScripts, withoutGesture } from './user-gesture.ts';
+import { UserScripts } from '../user-scripts.ts';
+import { asksForGesture, withoutGesture } from './user-gesture.ts';
 import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
 
 // With CDP's Runtime domain enabled, V8 describes every console.log argument
@@ -117,13 +118,16 @@ export class QuietRuntime {
       if (method === 'Runtime.callFunctionOn' && !this.userScripts.running && asksForGesture(end)) return withoutGesture(full());
       return true;
     }
+    const hinted = method === 'Target.detachFromTarget' || USER_AGENT_METHODS.has(method);
+    // Without client hints to keep, those commands are not this shim's.
+    if (hinted && !this.#hints) return true;
     const message = JSON.parse(full()) as Message;
     if (method === 'Target.detachFromTarget') {
-      const answer = this.#hints?.detaching(message);
+      const answer = this.#hints!.detaching(message);
       if (answer) this.#toDriver(answer);
       return !answer;
     }
-    if (USER_AGENT_METHODS.has(method)) return this.#hints?.rewritten(message) ?? true;
+    if (hinted) return this.#hints!.rewritten(message) ?? true;
     const state = message.sessionId ? this.#sessions.get(message.sessionId) : undefined;
     if (!state || !QUIET_TYPES.has(state.type)) return true;
     const sessionId = message.sessionId!;

@@ -21,21 +21,3 @@ export function withoutGesture(text: string): string {
   const at = text.lastIndexOf(GESTURE);
   return `${text.slice(0, at)}"userGesture":false${text.slice(at + GESTURE.length)}`;
 }
-
-/** Counts the user's scripts in flight. */
-export class UserScripts {
-  #running = 0;
-
-  get running(): boolean {
-    return this.#running > 0;
-  }
-
-  /** A user's script starts; the returned function ends it (once). */
-  start(): () => void {
-    this.#running++;
-    let ended = false;
-    return () => {
-      if (!ended) (ended = true), this.#running--;
-    };
-  }
-}
