@@ -11,6 +11,8 @@ missing=""
 command -v npm >/dev/null 2>&1 || missing="$missing npm"
 [ -x /usr/lib/chromium/chromium ] || command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 command -v Xvfb >/dev/null 2>&1 || missing="$missing xvfb"
+# The input test types into an unautomated Chromium by real X input (xdotool), the yardstick of humanised input.
+command -v xdotool >/dev/null 2>&1 || missing="$missing xdotool"
 # The gateway test runs replicas behind Debian's HAProxy (deploy/haproxy).
 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing="$missing haproxy"
 if [ -n "$missing" ]; then

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,21 +12,19 @@ import { commandLine, descendants } from './helpers/processes.ts';
 import { closeAll, connect, RecordingStdioTransport, ROOT, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { CHROMIUM } from './helpers/upstream-cli.ts';
 import { startSite, type Site } from './helpers/site.ts';
+import { startDisplay, type Display } from './helpers/display.ts';
 
-let xvfb: ChildProcess;
+let xvfb: Display;
 let display: string;
 let site: Site;
 
 before(async () => {
   site = await startSite();
-  xvfb = spawn('Xvfb', ['-displayfd', '1', '-screen', '0', '1280x720x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  display = await new Promise<string>((resolve, reject) => {
-    xvfb.stdout!.once('data', (c: Buffer) => resolve(`:${c.toString().trim()}`));
-    xvfb.once('error', reject);
-  });
+  xvfb = await startDisplay();
+  display = xvfb.name;
 });
 after(async () => {
-  xvfb?.kill();
+  xvfb?.stop();
   await site?.close();
 });
 

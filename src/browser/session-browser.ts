@@ -12,7 +12,7 @@ import { makeDir } from '../fs/make-dir.ts';
 import { closeUnresponsivePages, NO_HUNG_PAGES, watchForHangCheck, type HungPages } from './hang-recovery.ts';
 import { withDeadline } from './deadline.ts';
 import { LICENCE_STATUS_ENV, licenceRefusal } from './licence-exit.ts';
-import { enableHumanize } from './humanize.ts';
+import { enableHumanize } from './humanize/humanize.ts';
 import { guardDownloads } from './download-guard.ts';
 import { guardPages } from './page-guard.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';

@@ -56,20 +56,35 @@ export function keepQueriesInUtilityWorld(context: BrowserContext, scripts: User
   else context.once('page', fromPage);
 }
 
-// Scrolls the element into view and measures it, in the utility world; an
-// element inside a frame is left to Playwright (its box would be the frame's).
-const SCROLL_AND_MEASURE = (element: Element) => {
-  if (window !== window.top) return 'null';
-  (element as Element & { scrollIntoViewIfNeeded?(center: boolean): void }).scrollIntoViewIfNeeded?.(true);
-  const box = element.getBoundingClientRect();
-  return JSON.stringify({ x: box.x, y: box.y, width: box.width, height: box.height });
-};
-
-/** The element's box in the page's viewport after scrolling it into view, asked in the utility world; null when unknown. */
-export async function boxInUtilityWorld(locator: Locator): Promise<{ x: number; y: number; width: number; height: number } | null> {
+/**
+ * Runs `fn` on the locator's element in Playwright's utility world (the page's
+ * own world never sees the call) and returns what it gives back as a JSON
+ * string, parsed; null when unknown. `fn` must be self-contained.
+ */
+export async function inUtilityWorld<T>(locator: Locator, fn: (element: Element) => string | null): Promise<T | null> {
   const { _frame: frame, _selector: selector } = locator as unknown as { _frame?: { _channel?: Impl }; _selector?: string };
   if (!frame?._channel || typeof selector !== 'string') return null;
-  const params = { selector, strict: true, expression: SCROLL_AND_MEASURE.toString(), isFunction: true, arg: { value: { v: 'undefined' }, handles: [] }, world: 'utility' };
+  const params = { selector, strict: true, expression: fn.toString(), isFunction: true, arg: { value: { v: 'undefined' }, handles: [] }, world: 'utility' };
   const { value } = (await frame._channel.evalOnSelector(params)) as { value?: { s?: unknown } };
-  return typeof value?.s === 'string' ? JSON.parse(value.s) : null;
+  return typeof value?.s === 'string' ? (JSON.parse(value.s) as T) : null;
+}
+
+// Scrolls the element into view and measures it; an element inside a frame is
+// left to Playwright (its box would be the frame's). The device pixel ratio
+// puts a pointer on the pixel grid a real mouse lands on.
+const SCROLL_AND_MEASURE = (element: Element) => {
+  if (window !== window.top) return null;
+  (element as Element & { scrollIntoViewIfNeeded?(center: boolean): void }).scrollIntoViewIfNeeded?.(true);
+  const box = element.getBoundingClientRect();
+  // Playwright's click position is relative to the padding box: its own border widths (getElementBorderWidth).
+  const style = getComputedStyle(element);
+  const border = { left: parseInt(style.borderLeftWidth || '', 10), top: parseInt(style.borderTopWidth || '', 10) };
+  return JSON.stringify({ x: box.x, y: box.y, width: box.width, height: box.height, border, pixelRatio: devicePixelRatio });
+};
+
+export type ElementBox = { x: number; y: number; width: number; height: number; border: { left: number; top: number }; pixelRatio: number };
+
+/** The element's box in the page's viewport after scrolling it into view, asked in the utility world; null when unknown. */
+export function boxInUtilityWorld(locator: Locator): Promise<ElementBox | null> {
+  return inUtilityWorld<ElementBox>(locator, SCROLL_AND_MEASURE);
 }

@@ -1,0 +1,104 @@
+import type { Locator } from 'playwright-core';
+import { withDeadline } from '../deadline.ts';
+import { inUtilityWorld } from '../utility-world.ts';
+import { plainPress, typeLikeAPerson } from './keys.ts';
+import { PREPARE_MS } from './pointer.ts';
+import { between, keyHoldMs, sleep } from './timing.ts';
+
+// A text typed into a field as a person types it: a click puts the focus
+// there (a focus the page sees come from the pointer; Playwright's fill calls
+// element.focus(), whose focus events carry no sourceCapabilities), the old
+// text goes by select-all and Backspace, then the keys. Whenever a step
+// cannot be done as a person would, the caller runs Playwright's own fill,
+// which also gives the upstream's errors and waits.
+
+// Inputs whose value keys do not spell out (a date field's segments, a colour
+// picker, a slider): Playwright's fill sets them, as the upstream's does.
+const UNTYPED_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range', 'file', 'checkbox', 'radio', 'hidden', 'submit', 'button', 'reset', 'image']);
+// Typing starts with a click; a field the pointer cannot reach by then is filled as the upstream fills it.
+const FOCUS_CHECK_MS = 500;
+
+interface FieldState {
+  typed: boolean;
+  input: boolean;
+  focused: boolean;
+  value: string;
+}
+
+// Read in Playwright's utility world: whether keys spell the field's value, whether it has the focus, its text.
+const FIELD_STATE = (element: Element) => {
+  const field = element as HTMLInputElement;
+  const tag = element.nodeName;
+  const text = tag === 'INPUT' || tag === 'TEXTAREA';
+  const editable = !text && (element as HTMLElement).isContentEditable;
+  const locked = text ? field.disabled || field.readOnly : !editable;
+  const root = element.getRootNode() as Document | ShadowRoot;
+  const focused = (root.activeElement ?? document.activeElement) === element || (editable && element.contains(document.activeElement));
+  const value = text ? field.value : (element.textContent ?? '');
+  return JSON.stringify({ typed: (text || editable) && !locked, input: tag === 'INPUT', focused, value });
+};
+
+const fieldState = (field: Locator) => withDeadline(inUtilityWorld<FieldState>(field, FIELD_STATE).catch(() => null), PREPARE_MS);
+
+async function takesKeys(field: Locator): Promise<boolean> {
+  const type = await field.getAttribute('type', { timeout: PREPARE_MS }).catch(() => null);
+  if (!type || !UNTYPED_INPUTS.has(type.trim().toLowerCase())) return true;
+  return (await field.locator('xpath=self::input').count().catch(() => 0)) === 0;
+}
+
+type Click = (field: Locator, options: { timeout: number }) => Promise<unknown>;
+
+/** Clicks the field (the humanised click); true when it has the focus then. */
+async function focusByClick(field: Locator, click: Click): Promise<FieldState | null> {
+  if (!(await click(field, { timeout: FOCUS_CHECK_MS }).then(() => true, () => false))) return null;
+  const clicked = await fieldState(field);
+  // A click that moved the focus elsewhere (a label, a widget) would send the keys there.
+  return clicked?.focused ? clicked : null;
+}
+
+/**
+ * Types `value` into the field like a person; true when it holds the text
+ * then, false when Playwright's fill should run instead. `click` is the
+ * humanised click.
+ */
+export async function fillLikeAPerson(field: Locator, value: string, click: Click): Promise<boolean> {
+  if (!(await takesKeys(field))) return false;
+  const before = await fieldState(field);
+  if (!before?.typed) return false;
+  const clicked = await focusByClick(field, click);
+  if (!clicked) return false;
+  const keyboard = field.page().keyboard;
+  if (clicked.value) {
+    await sleep(between(80, 200));
+    await plainPress(keyboard, 'ControlOrMeta+a', { delay: keyHoldMs() });
+    await sleep(between(60, 160));
+    await plainPress(keyboard, 'Backspace', { delay: keyHoldMs() });
+    if ((await fieldState(field))?.value !== '') return false;
+  }
+  await sleep(between(60, 180));
+  await typeLikeAPerson(keyboard, value);
+  // A page that takes no key (it cancels every keydown) still gets the text, as the upstream's fill sets it.
+  return !!(await fieldState(field))?.value;
+}
+
+/**
+ * Puts the focus where Playwright's pressSequentially puts it, by hand: a
+ * field that has the focus keeps it and its caret; another is clicked, and an
+ * input's caret goes to the start with Home (Playwright resets an input's
+ * selection to its start). False when Playwright's own focus should run
+ * instead (a textarea or an editable element with text, whose caret a click
+ * would move, a field the pointer cannot reach).
+ */
+export async function focusLikeAPerson(field: Locator, click: Click): Promise<boolean> {
+  const before = await fieldState(field);
+  if (!before?.typed) return false;
+  if (before.focused) return true;
+  if (before.value && !before.input) return false;
+  if (!(await focusByClick(field, click))) return false;
+  if (before.value) {
+    await sleep(between(80, 200));
+    await plainPress(field.page().keyboard, 'Home', { delay: keyHoldMs() });
+  }
+  await sleep(between(60, 180));
+  return true;
+}

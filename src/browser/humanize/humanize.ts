@@ -1,0 +1,121 @@
+import type { BrowserContext, Keyboard, Locator, Page } from 'playwright-core';
+import { callAsUpstream } from '../upstream-call.ts';
+import { withDeadline } from '../deadline.ts';
+import { humanizeContext, isHumanized } from './enabled.ts';
+import { fillLikeAPerson, focusLikeAPerson } from './field.ts';
+import { keepPlainKeyboard, typeLikeAPerson } from './keys.ts';
+import { approach, PREPARE_MS } from './pointer.ts';
+import { selectLikeAPerson } from './select.ts';
+import { buttonHoldMs, keyHoldMs } from './timing.ts';
+
+// Humanised input for the upstream's tools: before a click, double-click,
+// hover or drag the pointer travels to a point inside the element along a
+// curved path with human timing, and a button stays down as a finger holds
+// it; typing goes key by key with uneven delays, Shift held for capitals.
+// The upstream's tool results (the Playwright code it reports) do not change:
+// only how the action reaches the page. Off with --humanize=false.
+
+// Longer texts are filled (or typed) at once: typing 1000 keys would take minutes.
+const MAX_TYPED = 120;
+// A line break typed is an Enter (a form submits, a chat sends), a tab moves the focus: fill puts them in the value.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+const HOLDS = new Set(['click', 'dblclick']);
+
+type Method = (...args: any[]) => Promise<unknown>;
+type Proto = Record<string, Method>;
+type Options = Record<string, unknown>;
+let patched = false;
+
+const nothing = async (): Promise<void> => {};
+const typable = (text: unknown): text is string => typeof text === 'string' && text.length > 0 && text.length <= MAX_TYPED;
+
+function patchLocator(proto: Proto): void {
+  // check and uncheck (fill_form's checkboxes and radios, through setChecked) click too.
+  for (const method of ['click', 'dblclick', 'hover', 'check', 'uncheck'] as const) {
+    const original = proto[method]!;
+    proto[method] = function (this: Locator, options: Options = {}) {
+      const argv: unknown[] = [options];
+      const before = async () => {
+        const position = options.position ? undefined : await approach(this).catch(() => undefined);
+        if (!position) return;
+        // Playwright lets the button up in the same millisecond (check and uncheck take no delay).
+        const hold = HOLDS.has(method) && options.delay === undefined ? { delay: buttonHoldMs() } : {};
+        argv[0] = { ...options, ...hold, position };
+      };
+      return callAsUpstream()(before, original, this, argv);
+    };
+  }
+  const dragTo = proto.dragTo!;
+  proto.dragTo = function (this: Locator, target: Locator, options: Options = {}) {
+    const argv: unknown[] = [target, options];
+    const before = async () => {
+      const source = await approach(this).catch(() => undefined);
+      if (source) argv[1] = { ...options, sourcePosition: source };
+    };
+    return callAsUpstream()(before, dragTo, this, argv);
+  };
+  const selectOption = proto.selectOption!;
+  proto.selectOption = function (this: Locator, values: unknown, options: Options = {}) {
+    const one = Array.isArray(values) && values.length === 1 ? values[0] : values;
+    const wanted = typeof one === 'string' ? { any: one } : one && typeof one === 'object' && Object.keys(one).join() === 'label' ? { label: String((one as { label: unknown }).label) } : undefined;
+    if (!wanted || !isHumanized(this.page())) return callAsUpstream()(nothing, selectOption, this, [values, options]);
+    const before = async () => {
+      const chosen = await withDeadline(selectLikeAPerson(this, wanted).catch(() => undefined), PREPARE_MS * 4);
+      return chosen ? { result: chosen } : undefined;
+    };
+    return callAsUpstream()(before, selectOption, this, [values, options]);
+  };
+  const fill = proto.fill!;
+  const click = (field: Locator, options: Options) => proto.click!.call(field, options);
+  proto.fill = function (this: Locator, value: string, options: Options = {}) {
+    if (!isHumanized(this.page()) || !typable(value) || CONTROL.test(value)) return callAsUpstream()(nothing, fill, this, [value, options]);
+    // Typed like a person, or else (a field the pointer cannot reach, one that takes no key) Playwright's fill, with the upstream's errors.
+    const before = async () => ((await fillLikeAPerson(this, value, click).catch(() => false)) ? { result: undefined } : undefined);
+    return callAsUpstream()(before, fill, this, [value, options]);
+  };
+  // browser_type's slowly: the focus by hand (or Playwright's, by an empty pressSequentially with its errors and waits), then keys a keyboard would send.
+  const pressSequentially = proto.pressSequentially!;
+  proto.pressSequentially = function (this: Locator, text: string, options: Options = {}) {
+    if (!isHumanized(this.page()) || !typable(text) || options.delay !== undefined) return callAsUpstream()(nothing, pressSequentially, this, [text, options]);
+    // Playwright's focus after ours finds the field focused: no event, the caret stays.
+    const before = async () => void (await focusLikeAPerson(this, click).catch(() => false));
+    return callAsUpstream()(before, pressSequentially, this, ['', options], () => typeLikeAPerson(this.page().keyboard, text));
+  };
+  // browser_type's submit: the Enter stays down a moment.
+  const press = proto.press!;
+  proto.press = function (this: Locator, key: string, options: Options = {}) {
+    const held = isHumanized(this.page()) && options.delay === undefined ? { ...options, delay: keyHoldMs() } : options;
+    return callAsUpstream()(nothing, press, this, [key, held]);
+  };
+}
+
+function patchKeyboard(proto: Proto): void {
+  keepPlainKeyboard(proto as unknown as Keyboard);
+  const page = (keyboard: unknown) => (keyboard as { _page: Page })._page;
+  // browser_press_key: the key stays down a moment.
+  const press = proto.press!;
+  proto.press = function (this: Keyboard, key: string, options: Options = {}) {
+    const held = isHumanized(page(this)) && options.delay === undefined ? { ...options, delay: keyHoldMs() } : options;
+    return callAsUpstream()(nothing, press, this, [key, held]);
+  };
+  // browser_press_sequentially (page.keyboard.type): Shift for capitals, human holds and gaps.
+  const type = proto.type!;
+  proto.type = function (this: Keyboard, text: string, options: Options = {}) {
+    if (!isHumanized(page(this)) || !typable(text) || options.delay !== undefined) return callAsUpstream()(nothing, type, this, [text, options]);
+    return callAsUpstream()(() => typeLikeAPerson(this, text).then(() => ({ result: undefined })), type, this, [text, options]);
+  };
+}
+
+export function enableHumanize(context: BrowserContext): void {
+  humanizeContext(context);
+  const attach = (page: Page) => {
+    if (patched) return;
+    patched = true;
+    patchLocator(Object.getPrototypeOf(page.locator('html')) as Proto);
+    patchKeyboard(Object.getPrototypeOf(page.keyboard) as Proto);
+  };
+  const first = context.pages()[0];
+  if (first) attach(first);
+  else context.once('page', attach);
+}

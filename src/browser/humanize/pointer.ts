@@ -1,0 +1,68 @@
+import type { Locator, Page } from 'playwright-core';
+import { withDeadline } from '../deadline.ts';
+import { boxInUtilityWorld } from '../utility-world.ts';
+import { isHumanized } from './enabled.ts';
+import { between, sleep } from './timing.ts';
+
+// The pointer's way to an element: a curved path with human timing, on the
+// pixel grid a mouse lands on (a fractional position at a device pixel ratio
+// of 1 comes from no mouse; Playwright's element centre often is one).
+
+const pointer = new WeakMap<Page, { x: number; y: number }>();
+// Preparation steps never hold a tool: past this, the plain action runs.
+export const PREPARE_MS = 2000;
+
+type Point = { x: number; y: number };
+
+/** Points along a cubic Bézier from `from` to `to` with random control points. */
+export function pointerPath(from: Point, to: Point): Point[] {
+  const distance = Math.hypot(to.x - from.x, to.y - from.y);
+  const steps = Math.max(8, Math.min(40, Math.round(distance / 25)));
+  const bend = () => between(-0.25, 0.25) * distance;
+  const c1 = { x: from.x + (to.x - from.x) * 0.3 + bend(), y: from.y + (to.y - from.y) * 0.3 + bend() };
+  const c2 = { x: from.x + (to.x - from.x) * 0.7 + bend(), y: from.y + (to.y - from.y) * 0.7 + bend() };
+  const points = [];
+  for (let i = 1; i <= steps; i++) {
+    // Ease in and out: slow start, fast middle, slow landing.
+    const t = 0.5 - Math.cos((Math.PI * i) / steps) / 2;
+    const u = 1 - t;
+    points.push({
+      x: u * u * u * from.x + 3 * u * u * t * c1.x + 3 * u * t * t * c2.x + t * t * t * to.x,
+      y: u * u * u * from.y + 3 * u * u * t * c1.y + 3 * u * t * t * c2.y + t * t * t * to.y,
+    });
+  }
+  return points;
+}
+
+/** The point on the device pixel grid nearest to `point` (whole CSS pixels at a ratio of 1). */
+export function onPixelGrid(point: Point, pixelRatio: number): Point {
+  const ratio = pixelRatio > 0 ? pixelRatio : 1;
+  return { x: Math.round(point.x * ratio) / ratio, y: Math.round(point.y * ratio) / ratio };
+}
+
+/** Moves the pointer to a point inside the element; returns that point as Playwright's click position (relative to the padding box). */
+export async function approach(locator: Locator): Promise<Point | undefined> {
+  const page = locator.page();
+  if (!isHumanized(page)) return undefined;
+  // Asked in Playwright's utility world: locator.boundingBox() would hand the element to the page's own world (utility-world.ts).
+  const box = await withDeadline(boxInUtilityWorld(locator).catch(() => null), PREPARE_MS * 2);
+  if (!box || box.width < 2 || box.height < 2) return undefined;
+  const grid = (point: Point) => onPixelGrid(point, box.pixelRatio);
+  const inside = (point: Point) => point.x > box.x && point.x < box.x + box.width && point.y > box.y && point.y < box.y + box.height;
+  const target = grid({ x: box.x + box.width * between(0.3, 0.7), y: box.y + box.height * between(0.3, 0.7) });
+  if (!inside(target)) return undefined;
+  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
+  const from = pointer.get(page) ?? grid({ x: between(0, viewport.width), y: between(viewport.height * 0.6, viewport.height) });
+  let last = from;
+  for (const point of pointerPath(from, target).map(grid)) {
+    if (point.x === last.x && point.y === last.y) continue;
+    await page.mouse.move(point.x, point.y);
+    last = point;
+    await sleep(between(4, 14));
+  }
+  pointer.set(page, target);
+  await sleep(between(40, 120));
+  // Playwright truncates a click point to 1/100 px: a hair past the point keeps float error from landing it off the grid.
+  const HAIR = 0.001;
+  return { x: target.x - box.x - (box.border.left || 0) + HAIR, y: target.y - box.y - (box.border.top || 0) + HAIR };
+}

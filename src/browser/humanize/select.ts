@@ -1,0 +1,66 @@
+import type { Locator } from 'playwright-core';
+import { plainPress } from './keys.ts';
+import { approach, PREPARE_MS } from './pointer.ts';
+import { between, buttonHoldMs, keyHoldMs, sleep } from './timing.ts';
+
+interface SelectOption {
+  value: string;
+  label: string;
+  disabled: boolean;
+}
+
+// Options read one by one (the page's own world is never asked); past this many, the plain action runs.
+const MAX_OPTIONS = 100;
+const collapse = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
+
+async function optionsOf(select: Locator): Promise<SelectOption[] | undefined> {
+  const all = select.locator('option');
+  const count = await all.count();
+  if (!count || count > MAX_OPTIONS) return undefined;
+  const timeout = { timeout: PREPARE_MS };
+  const options: SelectOption[] = [];
+  for (let i = 0; i < count; i++) {
+    const option = all.nth(i);
+    const [value, label, text, disabled] = await Promise.all([option.getAttribute('value', timeout), option.getAttribute('label', timeout), option.textContent(timeout), option.isDisabled(timeout)]);
+    options.push({ value: value ?? collapse(text), label: label ?? collapse(text), disabled });
+  }
+  return options;
+}
+
+/**
+ * Chooses an option of a one-line <select> as a person does: a click opens its
+ * list, arrow keys move to the option (skipping disabled ones, as the list
+ * does), Enter takes it, so the page's input and change events are trusted.
+ * (Playwright sets the option from script: events with isTrusted false.)
+ * The selected value, or undefined when the plain action should run instead.
+ */
+export async function selectLikeAPerson(select: Locator, wanted: { any?: string; label?: string }): Promise<string[] | undefined> {
+  if ((await select.locator('xpath=self::select[not(@multiple)][not(@size) or @size <= 1]').count()) !== 1) return undefined;
+  const options = await optionsOf(select);
+  if (!options) return undefined;
+  // Playwright's rule: the first option whose value or label matches (label only when asked by label).
+  const target = options.findIndex((o) => (wanted.any !== undefined && (o.value === wanted.any || o.label === wanted.any)) || o.label === wanted.label);
+  const value = await select.inputValue({ timeout: PREPARE_MS });
+  const from = options.findIndex((o) => o.value === value);
+  if (target < 0 || options[target]!.disabled || from < 0) return undefined;
+  // The press lands where the pointer stopped, inside the select.
+  if (!(await approach(select))) return undefined;
+  const page = select.page();
+  await page.mouse.down();
+  await sleep(buttonHoldMs());
+  await page.mouse.up();
+  await sleep(between(150, 350));
+  // A widget that keeps the select from taking focus (a custom dropdown) would get the keys on the page instead.
+  const focused = await select.ariaSnapshot({ mode: 'ai', depth: 1, timeout: PREPARE_MS } as Parameters<Locator['ariaSnapshot']>[0]);
+  if (!/^- combobox\b[^\n]*\[active\]/.test(focused)) return undefined;
+  const passed = target > from ? options.slice(from + 1, target + 1) : options.slice(target, from);
+  const key = target > from ? 'ArrowDown' : 'ArrowUp';
+  for (let i = passed.filter((o) => !o.disabled).length; i > 0; i--) {
+    await plainPress(page.keyboard, key, { delay: keyHoldMs() });
+    await sleep(between(60, 180));
+  }
+  await plainPress(page.keyboard, 'Enter', { delay: keyHoldMs() });
+  await sleep(between(30, 80));
+  return (await select.inputValue({ timeout: PREPARE_MS })) === options[target]!.value ? [options[target]!.value] : undefined;
+}
+

@@ -1,0 +1,8 @@
+// The pauses of humanised input: uneven, within what people take.
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const between = (min: number, max: number) => min + Math.random() * (max - min);
+
+/** How long a key or a mouse button stays down: people hold one 50–150 ms; Playwright's default is none. */
+export const keyHoldMs = () => Math.round(between(35, 95));
+export const buttonHoldMs = () => Math.round(between(55, 140));
