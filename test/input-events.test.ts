@@ -21,7 +21,8 @@ import { CHROMIUM, connectUpstream } from './helpers/upstream-cli.ts';
 // a text goes in, and a button or key let up in the millisecond it went down.
 // The upstream CLI runs the same calls in the same run.
 
-const PAGE = `<!doctype html><title>input</title><body style="margin:0">
+const PAGE = `<!doctype html><title>input</title><body style="margin:0;height:3000px">
+<button id="far" style="position:absolute;left:641px;top:1500px;width:101px;height:41px">Far</button>
 <div style="position:absolute;left:301px;top:203px">
 <button id="go" style="width:121px;height:41px">Go</button><br><br>
 <input id="name" aria-label="Name" value="old" style="width:181px;height:23px"><br><br>
@@ -31,9 +32,9 @@ const PAGE = `<!doctype html><title>input</title><body style="margin:0">
 let events = [];
 const record = (e) => events.push({ type: e.type, target: e.target.id || e.target.nodeName, t: e.timeStamp, x: e.clientX, y: e.clientY, sx: e.screenX, sy: e.screenY,
   key: e.key, shift: e.shiftKey, caps: e.getModifierState ? e.getModifierState('CapsLock') : undefined, fromDevice: e.sourceCapabilities === undefined ? undefined : e.sourceCapabilities !== null });
-for (const type of ['pointerdown', 'pointerup', 'pointermove', 'mousedown', 'mouseup', 'mousemove', 'click', 'focus', 'keydown', 'keyup']) addEventListener(type, record, true);
+for (const type of ['pointerdown', 'pointerup', 'pointermove', 'mousedown', 'mouseup', 'mousemove', 'click', 'focus', 'keydown', 'keyup', 'wheel', 'scroll']) addEventListener(type, record, { capture: true, passive: true });
 const rect = (id) => { const r = document.getElementById(id).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; };
-const post = () => fetch('/events', { method: 'POST', body: JSON.stringify({ events: events.splice(0), layout: { go: rect('go'), name: rect('name'), note: rect('note'), ratio: devicePixelRatio }, values: [document.getElementById('name').value, document.getElementById('note').value] }) });
+const post = () => fetch('/events', { method: 'POST', body: JSON.stringify({ events: events.splice(0), layout: { go: rect('go'), name: rect('name'), note: rect('note'), far: rect('far'), ratio: devicePixelRatio }, values: [document.getElementById('name').value, document.getElementById('note').value] }) });
 post();
 setInterval(() => events.length && post(), 100);
 </script>`;
@@ -53,7 +54,7 @@ interface Seen {
 }
 interface Report {
   events: Seen[];
-  layout: { go: [number, number]; name: [number, number]; note: [number, number]; ratio: number };
+  layout: { go: [number, number]; name: [number, number]; note: [number, number]; far: [number, number]; ratio: number };
   values: [string, string];
 }
 
@@ -99,7 +100,7 @@ async function collect(): Promise<{ events: Seen[]; values: [string, string] }> 
   return { events: taken.flatMap((r) => r.events), values: taken.at(-1)!.values };
 }
 
-/** The actions through MCP tools: click the button, type into a field that holds text, type slowly into another (at its start, as Playwright types), press Tab. */
+/** The actions through MCP tools: click the button, type into a field that holds text, type slowly into another (at its start, as Playwright types), press Tab, click a button below the fold. */
 async function driveByTools(connected: Connected) {
   servers.push(connected);
   const call = async (name: string, args: Record<string, unknown> = {}) => textOf(await connected.client.callTool({ name, arguments: args }));
@@ -112,6 +113,7 @@ async function driveByTools(connected: Connected) {
   await call('browser_type', { target: ref('textbox "Name"'), element: 'Name', text: 'Hi There' });
   await call('browser_type', { target: ref('textbox "Note"'), element: 'Note', text: 'Ok', slowly: true });
   await call('browser_press_key', { key: 'Tab' });
+  await call('browser_click', { target: ref('button "Far"'), element: 'Far' });
   return collect();
 }
 
@@ -154,6 +156,15 @@ async function driveByHand() {
     x('key', 'Home');
     x('type', '--delay', '110', 'Ok');
     x('key', 'Tab');
+    // The button below the fold: the wheel brings it up, then the pointer goes there.
+    await moveTo([700, 400]);
+    for (let i = 0; i < 9; i++) {
+      x('click', '5');
+      await sleep(70);
+    }
+    await sleep(1000);
+    await moveTo(reports.at(-1)!.layout.far);
+    await press();
     return await collect();
   } finally {
     try {
@@ -183,6 +194,9 @@ function tells(events: Seen[], ratio: number) {
     capitalWithoutShift: events.filter((e) => e.type === 'keydown' && /^[A-Z]$/.test(e.key ?? '') && !e.shift && !e.caps).length,
     offPixelGrid: pointer.filter((e) => !Number.isInteger(e.x! * ratio) || !Number.isInteger(e.y! * ratio)).length,
     fieldFocusedByScript: events.filter((e) => e.type === 'focus' && e.target !== 'go' && e.fromDevice === false).length,
+    // The page scrolled with no wheel turned within the second before (Playwright scrolls by script).
+    scrollWithoutWheel: events.filter((e) => e.type === 'scroll' && !events.some((w) => w.type === 'wheel' && w.t <= e.t && e.t - w.t < 1000)).length,
+    wheels: events.filter((e) => e.type === 'wheel').length,
     buttonHoldsMs: events.map((e, i) => (e.type === 'mousedown' ? Math.round(upOf(i, 'mouseup')!.t - e.t) : -1)).filter((ms) => ms >= 0),
     keyHoldsMs: events.map((e, i) => (e.type === 'keydown' ? keyHold(events.slice(i), e) : -1)).filter((ms) => ms >= 0),
   };
@@ -201,12 +215,13 @@ test('input as a page sees it: ours has none of the tells that a real mouse and 
   assert.deepEqual(upstream.values, ['Hi There', 'Okx']);
   assert.deepEqual(ours.values, ['Hi There', 'Okx']);
   // The yardstick: real input gives none of them.
-  const none = { pointerdownWithoutMousedown: 0, capitalWithoutShift: 0, offPixelGrid: 0, fieldFocusedByScript: 0 };
-  const structural = ({ buttonHoldsMs: _b, keyHoldsMs: _k, ...rest }: ReturnType<typeof tells>) => rest;
+  const none = { pointerdownWithoutMousedown: 0, capitalWithoutShift: 0, offPixelGrid: 0, fieldFocusedByScript: 0, scrollWithoutWheel: 0 };
+  const structural = ({ buttonHoldsMs: _b, keyHoldsMs: _k, wheels: _w, ...rest }: ReturnType<typeof tells>) => rest;
   assert.deepEqual(structural(c!), none, 'real X input');
   assert.deepEqual(structural(o!), none, 'ours');
   // The upstream shows the tells the checks look for: a capital without Shift (slowly), an element's exact centre, a field focused by script (fill).
-  assert.ok(u!.capitalWithoutShift > 0 && u!.offPixelGrid > 0 && u!.fieldFocusedByScript > 0, JSON.stringify(u));
+  assert.ok(u!.capitalWithoutShift > 0 && u!.offPixelGrid > 0 && u!.fieldFocusedByScript > 0 && u!.scrollWithoutWheel > 0, JSON.stringify(u));
+  assert.ok(c!.wheels > 0 && o!.wheels > 0, 'the button below the fold was wheeled to');
   // Buttons and keys stay down as a finger holds them (Playwright lets them up at once).
   assert.ok(o!.buttonHoldsMs.length >= 3 && o!.buttonHoldsMs.every((ms) => ms >= 30), `button holds ${o!.buttonHoldsMs}`);
   assert.ok(o!.keyHoldsMs.length >= 10 && o!.keyHoldsMs.every((ms) => ms >= 20), `key holds ${o!.keyHoldsMs}`);

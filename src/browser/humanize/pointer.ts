@@ -3,6 +3,7 @@ import { withDeadline } from '../deadline.ts';
 import { boxInUtilityWorld } from '../utility-world.ts';
 import { isHumanized } from './enabled.ts';
 import { between, sleep } from './timing.ts';
+import { wheelIntoView } from './wheel.ts';
 
 // The pointer's way to an element: a curved path with human timing, on the
 // pixel grid a mouse lands on (a fractional position at a device pixel ratio
@@ -44,6 +45,14 @@ export function onPixelGrid(point: Point, pixelRatio: number): Point {
 export async function approach(locator: Locator): Promise<Point | undefined> {
   const page = locator.page();
   if (!isHumanized(page)) return undefined;
+  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
+  const from = pointer.get(page) ?? onPixelGrid({ x: between(0, viewport.width), y: between(viewport.height * 0.6, viewport.height) }, 1);
+  if (!pointer.has(page)) {
+    // The pointer rests somewhere before it scrolls or travels.
+    await page.mouse.move(from.x, from.y);
+    pointer.set(page, from);
+  }
+  await wheelIntoView(page, locator, PREPARE_MS * 2).catch(() => undefined);
   // Asked in Playwright's utility world: locator.boundingBox() would hand the element to the page's own world (utility-world.ts).
   const box = await withDeadline(boxInUtilityWorld(locator).catch(() => null), PREPARE_MS * 2);
   if (!box || box.width < 2 || box.height < 2) return undefined;
@@ -51,8 +60,6 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
   const inside = (point: Point) => point.x > box.x && point.x < box.x + box.width && point.y > box.y && point.y < box.y + box.height;
   const target = grid({ x: box.x + box.width * between(0.3, 0.7), y: box.y + box.height * between(0.3, 0.7) });
   if (!inside(target)) return undefined;
-  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
-  const from = pointer.get(page) ?? grid({ x: between(0, viewport.width), y: between(viewport.height * 0.6, viewport.height) });
   let last = from;
   for (const point of pointerPath(from, target).map(grid)) {
     if (point.x === last.x && point.y === last.y) continue;

@@ -110,7 +110,7 @@ export const browserSettings = {
     env: 'STEALTH_PLAYWRIGHT_MCP_HUMANIZE',
     kind: boolean,
     default: 'true',
-    help: 'Pointer travels along a curved path with human timing, on whole pixels, before clicks (checkboxes and radios of browser_fill_form too), hovers and drags, and a button stays down as a finger holds it; typing clicks into the field and goes key by key with uneven delays and holds, Shift held for capitals (texts up to 120 characters; a field the pointer cannot reach, or one that cancels every key, gets the text as the upstream fills it); an option of a one-line <select> is chosen from its opened list with arrow keys and Enter, so the page gets trusted input and change events. false = Playwright\'s direct actions (faster)',
+    help: 'An element below the fold is wheeled into view (notches of 120 px) where the document scrolls to it; the pointer travels along a curved path with human timing, on whole pixels, before clicks (checkboxes and radios of browser_fill_form too), hovers and drags, and a button stays down as a finger holds it; typing clicks into the field and goes key by key with uneven delays and holds, Shift held for capitals (texts up to 120 characters; a field the pointer cannot reach, or one that cancels every key, gets the text as the upstream fills it); an option of a one-line <select> is chosen from its opened list with arrow keys and Enter, so the page gets trusted input and change events. false = Playwright\'s direct actions (faster)',
     section: 'browser',
   }),
   consoleFallback: setting({

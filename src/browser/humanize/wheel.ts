@@ -1,0 +1,73 @@
+import type { Locator, Page } from 'playwright-core';
+import { withDeadline } from '../deadline.ts';
+import { inUtilityWorld } from '../utility-world.ts';
+import { between, sleep } from './timing.ts';
+
+// An element below (or above) the fold is brought into view by the mouse
+// wheel, as a person scrolls: notches of 120 px, each a trusted wheel event
+// and Chromium's smooth scroll after it. Playwright scrolls by script (one
+// jump, scroll events with no wheel before them). Only where the document
+// itself scrolls to the element; elsewhere (a nested scroller, a fixed
+// element, a wheel the page keeps) the caller's programmatic scroll does it.
+
+const NOTCH = 120;
+// About 3600 px of scrolling; past that the rest is scrolled by script.
+const MAX_NOTCHES = 30;
+const SETTLE_MS = 1500;
+
+interface Placement {
+  top: number;
+  height: number;
+  viewport: number;
+  documentScrolls: boolean;
+}
+
+// Read in Playwright's utility world: where the element is against the viewport, and whether only the document scrolls it.
+const PLACEMENT = (element: Element) => {
+  if (window !== window.top) return null;
+  let documentScrolls = true;
+  for (let parent = element.parentElement; parent && parent !== document.body && parent !== document.documentElement; parent = parent.parentElement) {
+    const style = getComputedStyle(parent);
+    if (style.position === 'fixed' || (/(auto|scroll|overlay)/.test(style.overflowY) && parent.scrollHeight > parent.clientHeight)) documentScrolls = false;
+  }
+  if (getComputedStyle(element).position === 'fixed') documentScrolls = false;
+  const box = element.getBoundingClientRect();
+  return JSON.stringify({ top: box.top, height: box.height, viewport: innerHeight, documentScrolls });
+};
+
+const placement = (locator: Locator) => withDeadline(inUtilityWorld<Placement>(locator, PLACEMENT).catch(() => null), 1000);
+
+/** Where a person would want the element: inside the viewport, not at its very edge. */
+const outOfView = (p: Placement) => p.top < 0 || p.top + p.height > p.viewport;
+
+/** Waits for the smooth scroll to stop; the last placement. */
+async function settled(locator: Locator, last: Placement, budgetEnd: number): Promise<Placement | null> {
+  for (const end = Math.min(Date.now() + SETTLE_MS, budgetEnd); Date.now() < end; ) {
+    await sleep(60);
+    const now = await placement(locator);
+    if (!now) return null;
+    if (now.top === last.top) return now;
+    last = now;
+  }
+  return last;
+}
+
+/** Wheels the page until the element is in view, for at most `budgetMs`; the caller scrolls the rest, if any, by script. */
+export async function wheelIntoView(page: Page, locator: Locator, budgetMs: number): Promise<void> {
+  const end = Date.now() + budgetMs;
+  let now = await placement(locator);
+  for (let notches = 0; now && now.documentScrolls && outOfView(now) && notches < MAX_NOTCHES && Date.now() < end; ) {
+    // Land the element between a third and two thirds down the viewport, in one flick of notches.
+    const distance = now.top + now.height / 2 - now.viewport * between(0.33, 0.66);
+    const flick = Math.min(MAX_NOTCHES - notches, Math.max(1, Math.round(Math.abs(distance) / NOTCH)));
+    for (let i = 0; i < flick && Date.now() < end; i++) {
+      await page.mouse.wheel(0, Math.sign(distance) * NOTCH);
+      await sleep(between(25, 90));
+    }
+    notches += flick;
+    const before = now;
+    now = await settled(locator, now, end);
+    // A wheel that moved nothing (the page keeps it, a scroller under the pointer): leave it to the script.
+    if (!now || now.top === before.top) return;
+  }
+}
