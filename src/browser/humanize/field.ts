@@ -15,8 +15,9 @@ import { between, keyHoldMs, sleep } from './timing.ts';
 // Inputs whose value keys do not spell out (a date field's segments, a colour
 // picker, a slider): Playwright's fill sets them, as the upstream's does.
 const UNTYPED_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range', 'file', 'checkbox', 'radio', 'hidden', 'submit', 'button', 'reset', 'image']);
-// Typing starts with a click; a field the pointer cannot reach by then is filled as the upstream fills it.
-const FOCUS_CHECK_MS = 500;
+// Typing starts with a click; a field the pointer cannot reach by then is filled as the upstream fills it
+// (a loaded machine can take half a second for the click's checks alone).
+const FOCUS_CHECK_MS = 1000;
 
 interface FieldState {
   typed: boolean;
