@@ -82,6 +82,22 @@ EventTarget.prototype.addEventListener = function (type, ...rest) { if (String(t
 let inputEvents = 0;
 let activatedWithoutInput = false;
 for (const type of ['keydown', 'mousedown', 'pointerdown', 'pointerup', 'touchend']) addEventListener(type, () => inputEvents++, true);
+// Input as a page sees it (the agent's click and typing): what no mouse or keyboard gives.
+const seenInput = [];
+for (const type of ['pointerdown', 'pointerup', 'pointermove', 'mousedown', 'mouseup', 'mousemove', 'focus', 'keydown', 'keyup']) addEventListener(type, (e) => seenInput.push({ type: e.type, t: e.timeStamp, x: e.clientX, y: e.clientY, code: e.code, field: e.target && e.target.nodeName === 'INPUT', fromDevice: e.sourceCapabilities !== null }), true);
+function inputTells() {
+  const after = (i, type, same) => seenInput.slice(i + 1).find((e) => e.type === type && (!same || same(e)));
+  return {
+    // A pointerdown with no mousedown before its pointerup: the page's events cancelled around a press (Playwright's trial click).
+    pointerdownWithoutMousedown: seenInput.some((e, i) => e.type === 'pointerdown' && (seenInput.slice(i + 1).find((n) => n.type === 'mousedown' || n.type === 'pointerup') || {}).type !== 'mousedown'),
+    // A pointer between device pixels: a mouse lands on them.
+    pointerOffGrid: seenInput.some((e) => e.x !== undefined && (!Number.isInteger(e.x * devicePixelRatio) || !Number.isInteger(e.y * devicePixelRatio))),
+    // A field focused by script (element.focus()): its focus event has no sourceCapabilities.
+    fieldFocusedByScript: seenInput.some((e) => e.type === 'focus' && e.field && !e.fromDevice),
+    // A button or key let up within a few milliseconds of going down.
+    releasedAtOnce: seenInput.some((e, i) => (e.type === 'mousedown' && (after(i, 'mouseup') || { t: Infinity }).t - e.t < 10) || (e.type === 'keydown' && (after(i, 'keyup', (u) => u.code === e.code) || { t: Infinity }).t - e.t < 5)),
+  };
+}
 const activationWatch = setInterval(() => { if (navigator.userActivation.hasBeenActive) { activatedWithoutInput = inputEvents === 0; clearInterval(activationWatch); } }, 5);
 const moves = [];
 addEventListener('mousemove', () => moves.push(performance.now()), true);
@@ -94,6 +110,7 @@ console.log(err);
 let loggedErrorDescribed = false;
 Error.prepareStackTrace = () => { loggedErrorDescribed = true; return ''; };
 console.log(new Error('late'));
+// The report waits for the agent's click and most of its typing (humanised typing takes ~150 ms a key).
 setTimeout(async () => {
   const ua = navigator.userAgent;
   const worker = await new Promise((resolve) => {
@@ -137,8 +154,9 @@ setTimeout(async () => {
     clientHintsEmpty,
     activatedWithoutInput,
     playwrightListeners,
+    ...inputTells(),
   };
   report({ flagged: Object.values(signals).some(Boolean), signals });
-}, 2500);
+}, 4000);
 </script>`),
 };

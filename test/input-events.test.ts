@@ -26,7 +26,8 @@ const PAGE = `<!doctype html><title>input</title><body style="margin:0;height:30
 <div style="position:absolute;left:301px;top:203px">
 <button id="go" style="width:121px;height:41px">Go</button><br><br>
 <input id="name" aria-label="Name" value="old" style="width:181px;height:23px"><br><br>
-<input id="note" aria-label="Note" value="x" style="width:181px;height:23px">
+<input id="note" aria-label="Note" value="x" style="width:181px;height:23px"><br><br>
+<input id="agree" type="checkbox" aria-label="Agree" style="width:17px;height:17px">
 </div>
 <script>
 let events = [];
@@ -34,7 +35,7 @@ const record = (e) => events.push({ type: e.type, target: e.target.id || e.targe
   key: e.key, shift: e.shiftKey, caps: e.getModifierState ? e.getModifierState('CapsLock') : undefined, fromDevice: e.sourceCapabilities === undefined ? undefined : e.sourceCapabilities !== null });
 for (const type of ['pointerdown', 'pointerup', 'pointermove', 'mousedown', 'mouseup', 'mousemove', 'click', 'focus', 'keydown', 'keyup', 'wheel', 'scroll']) addEventListener(type, record, { capture: true, passive: true });
 const rect = (id) => { const r = document.getElementById(id).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; };
-const post = () => fetch('/events', { method: 'POST', body: JSON.stringify({ events: events.splice(0), layout: { go: rect('go'), name: rect('name'), note: rect('note'), far: rect('far'), ratio: devicePixelRatio }, values: [document.getElementById('name').value, document.getElementById('note').value] }) });
+const post = () => fetch('/events', { method: 'POST', body: JSON.stringify({ events: events.splice(0), layout: { go: rect('go'), name: rect('name'), note: rect('note'), far: rect('far'), agree: rect('agree'), ratio: devicePixelRatio }, values: [document.getElementById('name').value, document.getElementById('note').value, document.getElementById('agree').checked] }) });
 post();
 setInterval(() => events.length && post(), 100);
 </script>`;
@@ -54,8 +55,8 @@ interface Seen {
 }
 interface Report {
   events: Seen[];
-  layout: { go: [number, number]; name: [number, number]; note: [number, number]; far: [number, number]; ratio: number };
-  values: [string, string];
+  layout: { go: [number, number]; name: [number, number]; note: [number, number]; far: [number, number]; agree: [number, number]; ratio: number };
+  values: [string, string, boolean];
 }
 
 let display: Display;
@@ -93,14 +94,14 @@ async function until<T>(what: string, read: () => T | undefined, timeoutMs = 20_
 }
 
 /** All that the page reported since the last call. */
-async function collect(): Promise<{ events: Seen[]; values: [string, string] }> {
+async function collect(): Promise<{ events: Seen[]; values: [string, string, boolean] }> {
   await sleep(600);
   const taken = reports;
   reports = [];
   return { events: taken.flatMap((r) => r.events), values: taken.at(-1)!.values };
 }
 
-/** The actions through MCP tools: click the button, type into a field that holds text, type slowly into another (at its start, as Playwright types), press Tab, click a button below the fold. */
+/** The actions through MCP tools: click the button, type into a field that holds text, type slowly into another (at its start, as Playwright types), press Tab, tick a checkbox (fill_form), click a button below the fold. */
 async function driveByTools(connected: Connected) {
   servers.push(connected);
   const call = async (name: string, args: Record<string, unknown> = {}) => textOf(await connected.client.callTool({ name, arguments: args }));
@@ -113,6 +114,7 @@ async function driveByTools(connected: Connected) {
   await call('browser_type', { target: ref('textbox "Name"'), element: 'Name', text: 'Hi There' });
   await call('browser_type', { target: ref('textbox "Note"'), element: 'Note', text: 'Ok', slowly: true });
   await call('browser_press_key', { key: 'Tab' });
+  await call('browser_fill_form', { fields: [{ name: 'Agree', type: 'checkbox', target: ref('checkbox "Agree"'), value: 'true' }] });
   await call('browser_click', { target: ref('button "Far"'), element: 'Far' });
   return collect();
 }
@@ -156,6 +158,8 @@ async function driveByHand() {
     x('key', 'Home');
     x('type', '--delay', '110', 'Ok');
     x('key', 'Tab');
+    await moveTo(layout.agree);
+    await press();
     // The button below the fold: the wheel brings it up, then the pointer goes there.
     await moveTo([700, 400]);
     for (let i = 0; i < 9; i++) {
@@ -211,9 +215,9 @@ test('input as a page sees it: ours has none of the tells that a real mouse and 
   t.diagnostic(`upstream: ${JSON.stringify(u)}`);
   t.diagnostic(`ours: ${JSON.stringify(o)}`);
   // Every side typed the same text.
-  assert.deepEqual(control.values, ['Hi There', 'Okx']);
-  assert.deepEqual(upstream.values, ['Hi There', 'Okx']);
-  assert.deepEqual(ours.values, ['Hi There', 'Okx']);
+  assert.deepEqual(control.values, ['Hi There', 'Okx', true]);
+  assert.deepEqual(upstream.values, ['Hi There', 'Okx', true]);
+  assert.deepEqual(ours.values, ['Hi There', 'Okx', true]);
   // The yardstick: real input gives none of them.
   const none = { pointerdownWithoutMousedown: 0, capitalWithoutShift: 0, offPixelGrid: 0, fieldFocusedByScript: 0, scrollWithoutWheel: 0 };
   const structural = ({ buttonHoldsMs: _b, keyHoldsMs: _k, wheels: _w, ...rest }: ReturnType<typeof tells>) => rest;
@@ -223,6 +227,6 @@ test('input as a page sees it: ours has none of the tells that a real mouse and 
   assert.ok(u!.capitalWithoutShift > 0 && u!.offPixelGrid > 0 && u!.fieldFocusedByScript > 0 && u!.scrollWithoutWheel > 0, JSON.stringify(u));
   assert.ok(c!.wheels > 0 && o!.wheels > 0, 'the button below the fold was wheeled to');
   // Buttons and keys stay down as a finger holds them (Playwright lets them up at once).
-  assert.ok(o!.buttonHoldsMs.length >= 3 && o!.buttonHoldsMs.every((ms) => ms >= 30), `button holds ${o!.buttonHoldsMs}`);
+  assert.ok(o!.buttonHoldsMs.length >= 5 && o!.buttonHoldsMs.every((ms) => ms >= 30), `button holds ${o!.buttonHoldsMs}`);
   assert.ok(o!.keyHoldsMs.length >= 10 && o!.keyHoldsMs.every((ms) => ms >= 20), `key holds ${o!.keyHoldsMs}`);
 });

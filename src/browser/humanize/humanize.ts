@@ -2,6 +2,7 @@ import type { BrowserContext, Keyboard, Locator, Page } from 'playwright-core';
 import { callAsUpstream } from '../upstream-call.ts';
 import { withDeadline } from '../deadline.ts';
 import { humanizeContext, isHumanized } from './enabled.ts';
+import { checkLikeAPerson } from './check.ts';
 import { fillLikeAPerson, focusLikeAPerson } from './field.ts';
 import { keepPlainKeyboard, typeLikeAPerson } from './keys.ts';
 import { approach, PREPARE_MS } from './pointer.ts';
@@ -31,13 +32,20 @@ const nothing = async (): Promise<void> => {};
 const typable = (text: unknown): text is string => typeof text === 'string' && text.length > 0 && text.length <= MAX_TYPED;
 
 function patchLocator(proto: Proto): void {
-  // check and uncheck (fill_form's checkboxes and radios, through setChecked) click too.
+  const click = (element: Locator, options: Options) => proto.click!.call(element, options);
   for (const method of ['click', 'dblclick', 'hover', 'check', 'uncheck'] as const) {
     const original = proto[method]!;
     proto[method] = function (this: Locator, options: Options = {}) {
       const argv: unknown[] = [options];
       const before = async () => {
-        const position = options.position ? undefined : await approach(this).catch(() => undefined);
+        if (options.position) return;
+        // check and uncheck (fill_form's checkboxes and radios, through setChecked): a held click where the state changes.
+        if ((method === 'check' || method === 'uncheck') && !options.trial && !options.force && isHumanized(this.page())) {
+          const ticked = await checkLikeAPerson(this, method === 'check', click).catch(() => 'skipped' as const);
+          if (ticked === 'done') return { result: undefined };
+          if (ticked === 'clicked') return;
+        }
+        const position = await approach(this).catch(() => undefined);
         if (!position) return;
         // Playwright lets the button up in the same millisecond (check and uncheck take no delay).
         const hold = HOLDS.has(method) && options.delay === undefined ? { delay: buttonHoldMs() } : {};
@@ -67,7 +75,6 @@ function patchLocator(proto: Proto): void {
     return callAsUpstream()(before, selectOption, this, [values, options]);
   };
   const fill = proto.fill!;
-  const click = (field: Locator, options: Options) => proto.click!.call(field, options);
   proto.fill = function (this: Locator, value: string, options: Options = {}) {
     if (!isHumanized(this.page()) || !typable(value) || CONTROL.test(value)) return callAsUpstream()(nothing, fill, this, [value, options]);
     // Typed like a person, or else (a field the pointer cannot reach, one that takes no key) Playwright's fill, with the upstream's errors.
