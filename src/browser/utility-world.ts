@@ -1,4 +1,5 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { withDeadline } from './deadline.ts';
 import type { UserScripts } from './user-scripts.ts';
 
 // Playwright keeps its own page script in an isolated "utility" world the
@@ -56,17 +57,22 @@ export function keepQueriesInUtilityWorld(context: BrowserContext, scripts: User
   else context.once('page', fromPage);
 }
 
-/**
- * Runs `fn` on the locator's element in Playwright's utility world (the page's
- * own world never sees the call) and returns what it gives back as a JSON
- * string, parsed; null when unknown. `fn` must be self-contained.
- */
-export async function inUtilityWorld<T>(locator: Locator, fn: (element: Element) => string | null): Promise<T | null> {
+async function evalInUtilityWorld<T>(locator: Locator, fn: (element: Element) => string | null): Promise<T | null> {
   const { _frame: frame, _selector: selector } = locator as unknown as { _frame?: { _channel?: Impl }; _selector?: string };
   if (!frame?._channel || typeof selector !== 'string') return null;
   const params = { selector, strict: true, expression: fn.toString(), isFunction: true, arg: { value: { v: 'undefined' }, handles: [] }, world: 'utility' };
   const { value } = (await frame._channel.evalOnSelector(params)) as { value?: { s?: unknown } };
   return typeof value?.s === 'string' ? (JSON.parse(value.s) as T) : null;
+}
+
+/**
+ * Runs `fn` on the locator's element in Playwright's utility world (the page's
+ * own world never sees the call) and returns what it gives back as a JSON
+ * string, parsed; null when unknown: no such element, an error, or no answer
+ * within `withinMs` (a busy page). `fn` must be self-contained.
+ */
+export async function inUtilityWorld<T>(locator: Locator, fn: (element: Element) => string | null, withinMs: number): Promise<T | null> {
+  return (await withDeadline(evalInUtilityWorld<T>(locator, fn).catch(() => null), withinMs)) ?? null;
 }
 
 // Scrolls the element into view and measures it; an element inside a frame is
@@ -85,6 +91,6 @@ const SCROLL_AND_MEASURE = (element: Element) => {
 export type ElementBox = { x: number; y: number; width: number; height: number; border: { left: number; top: number }; pixelRatio: number };
 
 /** The element's box in the page's viewport after scrolling it into view, asked in the utility world; null when unknown. */
-export function boxInUtilityWorld(locator: Locator): Promise<ElementBox | null> {
-  return inUtilityWorld<ElementBox>(locator, SCROLL_AND_MEASURE);
+export function boxInUtilityWorld(locator: Locator, withinMs: number): Promise<ElementBox | null> {
+  return inUtilityWorld<ElementBox>(locator, SCROLL_AND_MEASURE, withinMs);
 }

@@ -1,5 +1,4 @@
 import type { Locator } from 'playwright-core';
-import { withDeadline } from '../deadline.ts';
 import { inUtilityWorld } from '../utility-world.ts';
 import { PREPARE_MS } from './pointer.ts';
 
@@ -20,7 +19,7 @@ const CHECKED = (element: Element) => {
   return JSON.stringify(null);
 };
 
-const stateOf = (box: Locator) => withDeadline(inUtilityWorld<{ checked: boolean; radio: boolean } | null>(box, CHECKED).catch(() => null), PREPARE_MS);
+const stateOf = (box: Locator) => inUtilityWorld<{ checked: boolean; radio: boolean }>(box, CHECKED, PREPARE_MS);
 
 /**
  * 'done' when the box was clicked into the wanted state; 'clicked' when a

@@ -1,5 +1,4 @@
 import type { Locator } from 'playwright-core';
-import { withDeadline } from '../deadline.ts';
 import { inUtilityWorld } from '../utility-world.ts';
 import { plainPress, typeLikeAPerson } from './keys.ts';
 import { PREPARE_MS } from './pointer.ts';
@@ -39,7 +38,7 @@ const FIELD_STATE = (element: Element) => {
   return JSON.stringify({ typed: (text || editable) && !locked, input: tag === 'INPUT', focused, value });
 };
 
-const fieldState = (field: Locator) => withDeadline(inUtilityWorld<FieldState>(field, FIELD_STATE).catch(() => null), PREPARE_MS);
+const fieldState = (field: Locator) => inUtilityWorld<FieldState>(field, FIELD_STATE, PREPARE_MS);
 
 async function takesKeys(field: Locator): Promise<boolean> {
   const type = await field.getAttribute('type', { timeout: PREPARE_MS }).catch(() => null);

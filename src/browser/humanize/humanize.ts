@@ -21,6 +21,7 @@ const MAX_TYPED = 120;
 // A line break typed is an Enter (a form submits, a chat sends), a tab moves the focus: fill puts them in the value.
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
+// The methods whose press takes a `delay` (the button's hold); check and uncheck get theirs from check.ts.
 const HOLDS = new Set(['click', 'dblclick']);
 
 type Method = (...args: any[]) => Promise<unknown>;

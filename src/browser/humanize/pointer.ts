@@ -1,5 +1,4 @@
 import type { Locator, Page } from 'playwright-core';
-import { withDeadline } from '../deadline.ts';
 import { boxInUtilityWorld } from '../utility-world.ts';
 import { isHumanized } from './enabled.ts';
 import { between, sleep } from './timing.ts';
@@ -54,7 +53,7 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
   }
   await wheelIntoView(page, locator, PREPARE_MS * 2).catch(() => undefined);
   // Asked in Playwright's utility world: locator.boundingBox() would hand the element to the page's own world (utility-world.ts).
-  const box = await withDeadline(boxInUtilityWorld(locator).catch(() => null), PREPARE_MS * 2);
+  const box = await boxInUtilityWorld(locator, PREPARE_MS * 2);
   if (!box || box.width < 2 || box.height < 2) return undefined;
   const grid = (point: Point) => onPixelGrid(point, box.pixelRatio);
   const inside = (point: Point) => point.x > box.x && point.x < box.x + box.width && point.y > box.y && point.y < box.y + box.height;

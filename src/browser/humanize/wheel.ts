@@ -1,11 +1,10 @@
 import type { Locator, Page } from 'playwright-core';
-import { withDeadline } from '../deadline.ts';
 import { inUtilityWorld } from '../utility-world.ts';
 import { between, sleep } from './timing.ts';
 
 // An element below (or above) the fold is brought into view by the mouse
 // wheel, as a person scrolls: notches of 120 px, each a trusted wheel event
-// and Chromium's smooth scroll after it. Playwright scrolls by script (one
+// (Chromium scrolls a CDP notch at once, not animated). Playwright scrolls by script (one
 // jump, scroll events with no wheel before them). Only where the document
 // itself scrolls to the element; elsewhere (a nested scroller, a fixed
 // element, a wheel the page keeps) the caller's programmatic scroll does it.
@@ -35,12 +34,12 @@ const PLACEMENT = (element: Element) => {
   return JSON.stringify({ top: box.top, height: box.height, viewport: innerHeight, documentScrolls });
 };
 
-const placement = (locator: Locator) => withDeadline(inUtilityWorld<Placement>(locator, PLACEMENT).catch(() => null), 1000);
+const placement = (locator: Locator) => inUtilityWorld<Placement>(locator, PLACEMENT, 1000);
 
-/** Where a person would want the element: inside the viewport, not at its very edge. */
+/** Not wholly inside the viewport, top to bottom. */
 const outOfView = (p: Placement) => p.top < 0 || p.top + p.height > p.viewport;
 
-/** Waits for the smooth scroll to stop; the last placement. */
+/** Waits for the page to stop scrolling (a page may animate it); the last placement. */
 async function settled(locator: Locator, last: Placement, budgetEnd: number): Promise<Placement | null> {
   for (const end = Math.min(Date.now() + SETTLE_MS, budgetEnd); Date.now() < end; ) {
     await sleep(60);
