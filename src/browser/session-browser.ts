@@ -13,6 +13,7 @@ import { closeUnresponsivePages, NO_HUNG_PAGES, watchForHangCheck, type HungPage
 import { withDeadline } from './deadline.ts';
 import { LICENCE_STATUS_ENV, licenceRefusal } from './licence-exit.ts';
 import { enableHumanize } from './humanize/humanize.ts';
+import { cancelPrintPreviews, PRINT_NOTE } from './print-preview.ts';
 import { guardDownloads } from './download-guard.ts';
 import { guardPages } from './page-guard.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
@@ -243,6 +244,7 @@ export class SessionBrowser {
       this.#notes.push(`Note: the download of ${stopped.url} was stopped at ${stopped.bytes} bytes: it grew past --max-download-bytes (${this.#plan.maxDownloadBytes}).`),
     );
     guardPages(context, this.#plan.maxPages, () => this.#tabsClosed++);
+    if (this.#plan.launch.headless === false) void cancelPrintPreviews(browser, () => this.#notes.push(PRINT_NOTE), this.#log);
     watchForHangCheck(context);
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Driver, useHostileSuite } from './helpers/hostile-driver.ts';
+import { startDisplay, type Display } from './helpers/display.ts';
+import { connect, testEnv } from './helpers/server.ts';
+import { connectUpstream } from './helpers/upstream-cli.ts';
+
+// window.print() in a headed browser opens Chromium's print preview, which
+// holds the page's script until someone presses Cancel or Print. Measured on
+// the upstream CLI headed: its click times out after 5 s and its next snapshot
+// after 30 s. Ours presses Cancel and says so, so a headed session goes on as
+// a headless one does, where print() returns at once: the yardstick here is
+// the upstream CLI headless, in the same run.
+
+describe('window.print() in a headed session', () => {
+  const suite = useHostileSuite('spm-print-');
+  let display: Display;
+  before(async () => {
+    display = await startDisplay();
+  });
+  after(() => display?.stop());
+
+  async function play(d: Driver) {
+    await d.go('/print-click');
+    const clicked = await d.click('Print me');
+    const afterClick = await d.call('browser_snapshot');
+    await d.go('/print-timer');
+    const waited = await d.call('browser_wait_for', { text: 'printed from a timer' });
+    await d.go('/print-frame');
+    const frameClicked = await d.click('Print frame');
+    return { clicked, afterClick, waited, frameClicked };
+  }
+
+  test('headed ours goes on as the headless upstream does: each call answers, the page script runs past print(), a note says the dialog was cancelled', { timeout: 120_000 }, async (t) => {
+    const { output, servers, site } = suite;
+    const [upstream, ours] = await Promise.all([connectUpstream(`${output.path}/upstream`), connect(testEnv(`${output.path}/ours`, { DISPLAY: display.name }))]);
+    servers.push(upstream, ours);
+    const sides = { 'upstream CLI, headless': new Driver(upstream.client, site), 'ours, headed': new Driver(ours.client, site) };
+    const results = await Promise.all(Object.values(sides).map(play));
+    for (const [[label, d], r] of Object.entries(sides).map((entry, i) => [entry, results[i]!] as const)) {
+      t.diagnostic(`${label}: ${d.durations.join(', ')} ms`);
+      assert.doesNotMatch(r.clicked, /### Error/, `${label}: the click answers`);
+      assert.match(r.afterClick, /Page Title: printed/, `${label}: the click handler ran past print()`);
+      assert.match(r.waited, /printed from a timer/, `${label}: a timer's print() returns too`);
+      assert.match(r.frameClicked, /Page Title: frame printed/, `${label}: a frame's print() returns`);
+      assert.deepEqual(d.slow, [], `${label}: no call near its timeout`);
+    }
+    const [, ourResults] = results;
+    for (const text of [ourResults!.clicked, ourResults!.waited, ourResults!.frameClicked]) assert.match(text, /Note: the page opened the print dialog \(window\.print\(\)\); it was cancelled/);
+    assert.doesNotMatch(results[0]!.clicked, /print dialog/, 'headless, there is no dialog to cancel');
+  });
+});
