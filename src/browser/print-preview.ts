@@ -1,5 +1,6 @@
 import type { Browser, CDPSession } from 'playwright-core';
 import type { Logger } from '../log.ts';
+import { withDeadline } from './deadline.ts';
 
 // A headed Chromium answers window.print() with its print preview, a dialog
 // of the browser's own (chrome://print) that holds the calling script until
@@ -38,12 +39,37 @@ interface TargetInfo {
   url: string;
 }
 
+export interface PrintPreviewWatch {
+  /**
+   * Waits (at most `ms`) for the presses under way. The press's answer comes a
+   * moment after print() returns, so a call that print() held can end first;
+   * its result waits for the note.
+   */
+  settled(ms: number): Promise<void>;
+}
+
 /**
  * Cancels every print preview the browser opens, and tells `onCancelled`.
  * Headed browsers only (headless Chromium has no preview). The watch runs on a
  * browser-level DevTools session of its own, which no page can observe.
  */
-export async function cancelPrintPreviews(browser: Browser, onCancelled: () => void, log: Logger): Promise<void> {
+export function cancelPrintPreviews(browser: Browser, onCancelled: () => void, log: Logger): PrintPreviewWatch {
+  const pressing = new Set<Promise<void>>();
+  void watch(browser, log, (press) => {
+    const done = press.then(
+      (outcome) => {
+        if (outcome === 'pressed') onCancelled();
+        else log.debug(`a print preview stays open: ${outcome}`);
+      },
+      (error: Error) => log.debug(`a print preview stays open: ${error.message}`),
+    );
+    pressing.add(done);
+    void done.finally(() => pressing.delete(done));
+  });
+  return { settled: async (ms) => void (pressing.size ? await withDeadline(Promise.all(pressing), ms) : undefined) };
+}
+
+async function watch(browser: Browser, log: Logger, onPress: (press: Promise<string>) => void): Promise<void> {
   let cdp: CDPSession;
   try {
     cdp = await browser.newBrowserCDPSession();
@@ -55,13 +81,7 @@ export async function cancelPrintPreviews(browser: Browser, onCancelled: () => v
   const onTarget = ({ targetInfo }: { targetInfo: TargetInfo }) => {
     if (targetInfo.type !== 'page' || !targetInfo.url.startsWith(PREVIEW_URL) || handled.has(targetInfo.targetId)) return;
     handled.add(targetInfo.targetId);
-    void pressCancel(cdp, targetInfo.targetId).then(
-      (outcome) => {
-        if (outcome === 'pressed') onCancelled();
-        else log.debug(`a print preview stays open: ${outcome}`);
-      },
-      (error: Error) => log.debug(`a print preview stays open: ${error.message}`),
-    );
+    onPress(pressCancel(cdp, targetInfo.targetId));
   };
   // The preview starts as an "other" target with no URL and becomes the page chrome://print/.
   cdp.on('Target.targetCreated', onTarget);

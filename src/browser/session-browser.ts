@@ -13,7 +13,7 @@ import { closeUnresponsivePages, NO_HUNG_PAGES, watchForHangCheck, type HungPage
 import { withDeadline } from './deadline.ts';
 import { LICENCE_STATUS_ENV, licenceRefusal } from './licence-exit.ts';
 import { enableHumanize } from './humanize/humanize.ts';
-import { cancelPrintPreviews, PRINT_NOTE } from './print-preview.ts';
+import { cancelPrintPreviews, PRINT_NOTE, type PrintPreviewWatch } from './print-preview.ts';
 import { guardDownloads } from './download-guard.ts';
 import { guardPages } from './page-guard.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
@@ -49,6 +49,7 @@ export class SessionBrowser {
   #closed = false;
   #goneListeners = new Set<() => void>();
   #notes: string[] = [];
+  #printPreviews: PrintPreviewWatch | undefined;
   #tabsClosed = 0;
   /** Attach mode: closes what the session created and disconnects. */
   #release: (() => Promise<void>) | undefined;
@@ -244,7 +245,7 @@ export class SessionBrowser {
       this.#notes.push(`Note: the download of ${stopped.url} was stopped at ${stopped.bytes} bytes: it grew past --max-download-bytes (${this.#plan.maxDownloadBytes}).`),
     );
     guardPages(context, this.#plan.maxPages, () => this.#tabsClosed++);
-    if (this.#plan.launch.headless === false) void cancelPrintPreviews(browser, () => this.#notes.push(PRINT_NOTE), this.#log);
+    this.#printPreviews = this.#plan.launch.headless === false ? cancelPrintPreviews(browser, () => this.#notes.push(PRINT_NOTE), this.#log) : undefined;
     watchForHangCheck(context);
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));
@@ -252,6 +253,11 @@ export class SessionBrowser {
     if (this.#warm) await openPageAhead(context);
     this.#log.debug(`browser ${browser.version()} launched in ${Math.round(performance.now() - started)} ms`);
     return context;
+  }
+
+  /** Lets the guards' work under way end first (at most 1 s): a cancelled print dialog. */
+  async notesSettled(): Promise<void> {
+    await this.#printPreviews?.settled(1_000);
   }
 
   /** What the browser's guards did since the last call (downloads cancelled, tabs closed); then forgotten. */

@@ -201,6 +201,7 @@ export class BridgeSession {
   /** Links the files a result names, announces new files, keeps the byte count. */
   async #withFiles(answer: CallToolResult): Promise<CallToolResult> {
     let result = answer;
+    await this.browser.notesSettled();
     const notes = this.browser.takeNotes();
     if (notes.length) result = withNote(result, notes.join('\n'));
     const links = await this.files.linksIn(textOf(result), process.cwd()).catch(() => []);
