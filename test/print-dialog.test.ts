@@ -47,6 +47,20 @@ describe('window.print() in a headed session', () => {
     }
     const [, ourResults] = results;
     for (const text of [ourResults!.clicked, ourResults!.waited, ourResults!.frameClicked]) assert.match(text, /Note: the page opened the print dialog \(window\.print\(\)\); it was cancelled/);
+    // A page that prints again from its afterprint, forever (headless Chromium sends no afterprint: ours only).
+    const d = sides['ours, headed'];
+    await d.go('/print-loop');
+    const loopClicked = await d.click('Print forever');
+    const looped = await d.call('browser_wait_for', { text: 'prints: 3' });
+    assert.doesNotMatch(looped, /### Error/, 'a page printing forever gets past its third print');
+    // One note a result, counting the dialogs since the last call.
+    const counted = [loopClicked, looped].map((text) => {
+      const note = text.match(/opened the print dialog \(window\.print\(\)\)(?: (\d+) times; each was|; it was) cancelled/g);
+      assert.ok(note && note.length === 1, `one print note in ${text}`);
+      return Number(note[0]!.match(/(\d+) times/)?.[1] ?? 1);
+    });
+    assert.ok(counted[0]! + counted[1]! >= 3, `three dialogs or more were cancelled (${counted.join(' + ')})`);
+    assert.match(await d.go('/calm'), /Page Title: Calm page/, 'and the page can be left');
     assert.doesNotMatch(results[0]!.clicked, /print dialog/, 'headless, there is no dialog to cancel');
   });
 });

@@ -12,8 +12,10 @@ import { withDeadline } from './deadline.ts';
 // Only the preview's own Cancel button does it: closing its target, Escape
 // or its `dialogClose` message leave print() waiting (Chromium 156).
 
-export const PRINT_NOTE =
-  'Note: the page opened the print dialog (window.print()); it was cancelled, as a user without a printer would, so the page could go on. For a copy of the page, use browser_take_screenshot, or browser_pdf_save (with --caps pdf).';
+/** One note for all the dialogs since the last call: a page may print again from its afterprint. */
+export function printNote(times: number): string {
+  return `Note: the page opened the print dialog (window.print())${times > 1 ? ` ${times} times` : ''}; ${times > 1 ? 'each was' : 'it was'} cancelled, as a user without a printer would, so the page could go on. For a copy of the page, use browser_take_screenshot, or browser_pdf_save (with --caps pdf).`;
+}
 
 const PREVIEW_URL = 'chrome://print/';
 /** The preview draws its button strip once its page has loaded (~0.9 s here); longer means it changed. */
@@ -26,7 +28,8 @@ const PRESS_CANCEL = `new Promise((resolve) => {
     const app = document.querySelector('print-preview-app');
     const strip = app?.shadowRoot?.querySelector('print-preview-sidebar')?.shadowRoot?.querySelector('print-preview-button-strip');
     const cancel = strip?.shadowRoot?.querySelector('.cancel-button');
-    if (cancel) { cancel.click(); resolve('pressed'); }
+    // The answer goes first: the press closes this page, which may end before an answer sent after it.
+    if (cancel) { resolve('pressed'); setTimeout(() => cancel.click(), 20); }
     else if (Date.now() - started > ${BUTTON_WAIT_MS}) resolve('no cancel button');
     else setTimeout(tick, 50);
   };

@@ -13,7 +13,7 @@ import { closeUnresponsivePages, NO_HUNG_PAGES, watchForHangCheck, type HungPage
 import { withDeadline } from './deadline.ts';
 import { LICENCE_STATUS_ENV, licenceRefusal } from './licence-exit.ts';
 import { enableHumanize } from './humanize/humanize.ts';
-import { cancelPrintPreviews, PRINT_NOTE, type PrintPreviewWatch } from './print-preview.ts';
+import { cancelPrintPreviews, printNote, type PrintPreviewWatch } from './print-preview.ts';
 import { guardDownloads } from './download-guard.ts';
 import { guardPages } from './page-guard.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
@@ -51,6 +51,7 @@ export class SessionBrowser {
   #notes: string[] = [];
   #printPreviews: PrintPreviewWatch | undefined;
   #tabsClosed = 0;
+  #printsCancelled = 0;
   /** Attach mode: closes what the session created and disconnects. */
   #release: (() => Promise<void>) | undefined;
   /** Launched ahead of its session (stdio handshake or the HTTP warm pool). */
@@ -245,7 +246,7 @@ export class SessionBrowser {
       this.#notes.push(`Note: the download of ${stopped.url} was stopped at ${stopped.bytes} bytes: it grew past --max-download-bytes (${this.#plan.maxDownloadBytes}).`),
     );
     guardPages(context, this.#plan.maxPages, () => this.#tabsClosed++);
-    this.#printPreviews = this.#plan.launch.headless === false ? cancelPrintPreviews(browser, () => this.#notes.push(PRINT_NOTE), this.#log) : undefined;
+    this.#printPreviews = this.#plan.launch.headless === false ? cancelPrintPreviews(browser, () => this.#printsCancelled++, this.#log) : undefined;
     watchForHangCheck(context);
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));
@@ -265,6 +266,8 @@ export class SessionBrowser {
     // One note for a burst of tabs, however many it tried to open.
     if (this.#tabsClosed) this.#notes.push(`Note: a page tried to open more tabs than --max-pages (${this.#plan.maxPages}); ${this.#tabsClosed} were closed as they opened.`);
     this.#tabsClosed = 0;
+    if (this.#printsCancelled) this.#notes.push(printNote(this.#printsCancelled));
+    this.#printsCancelled = 0;
     return this.#notes.splice(0);
   }
 

@@ -18,6 +18,7 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/beforeunload': html('Leave me', `<input aria-label="Draft" id="d"><script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'sure?'; })</script>`),
   '/print-click': html('Print on click', button('Print me', "print(); document.title = 'printed'")),
   '/print-timer': html('Print from a timer', `<p id="p">waiting</p><script>setTimeout(() => { print(); document.getElementById('p').textContent = 'printed from a timer'; }, 300)</script>`),
+  '/print-loop': html('Print forever', button('Print forever', 'print()') + `<p id="p">no print yet</p><script>let n = 0; addEventListener('afterprint', () => { n++; document.getElementById('p').textContent = 'prints: ' + n; setTimeout(() => print(), 100); })</script>`),
   '/print-frame': html('Print in a frame', `<iframe title="inner" srcdoc="<button onclick='print(); parent.document.title = &quot;frame printed&quot;'>Print frame</button>"></iframe>`),
   '/timer-dialog': html('Timer dialog', `<script>setTimeout(() => alert('alert from a timer'), 300)</script><p>waiting</p>`),
   '/dialog-closed-by-page': html('Self-closing dialog', button('Open dialog', "const d = document.getElementById('d'); d.showModal(); setTimeout(() => d.close(), 200)") + '<dialog id="d">modal html dialog</dialog>'),
