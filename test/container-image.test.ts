@@ -101,6 +101,13 @@ test('stdio: an MCP client drives the container over stdin/stdout (read-only roo
   const shot = await client.callTool({ name: 'browser_take_screenshot', arguments: {} });
   assert.ok(!shot.isError, textOf(shot));
   assert.match(textOf(shot), /\/data\//, 'artifacts go to /data');
+  // A link to an outside application leaves the tab taking input: the image's
+  // /bin/sh stand-in answers Chromium's xdg-settings question (app-link-guard.ts).
+  await client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/app-link` } });
+  const refOf = async (label: string) => textOf(await client.callTool({ name: 'browser_snapshot', arguments: {} })).match(new RegExp(`"${label}"[^\\n]*\\[ref=([a-z0-9]+)\\]`))?.[1];
+  await client.callTool({ name: 'browser_click', arguments: { element: 'Join in the app', target: await refOf('Join in the app') } });
+  const after = await client.callTool({ name: 'browser_click', arguments: { element: 'After the link', target: await refOf('After the link') } });
+  assert.match(textOf(after), /Page Title: clicked after the link/, textOf(after));
   await transport.close();
   const exit = await transport.exit!;
   assert.equal(exit.code, 0, transport.stderr);

@@ -11,6 +11,8 @@ export default defineCommand({
     const { startInstance, instanceLaunchArgs } = await import('../instance/instance.ts');
     const runtimeDir = ownConfig.runtimeDir ?? (await import('../instance/runtime-dir.ts')).defaultRuntimeDir();
     const privateRuntimeDir = await startInstance(runtimeDir, log);
+    // Before any browser starts: every one inherits the PATH it sets.
+    if (privateRuntimeDir) (await import('../browser/app-link-guard.ts')).guardAppLinks(runtimeDir, log);
     // Over stdio Chromium starts now, before playwright-core loads (browser/spawn-ahead).
     // Its recipe names a program to run: it lives only in the private runtime dir.
     const seed =

@@ -16,6 +16,7 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/confirm-click': html('Confirm on click', button('Confirm me', "document.title = 'answer ' + confirm('confirm from a click')")),
   '/prompt-click': html('Prompt on click', button('Prompt me', "document.title = 'answer ' + prompt('prompt from a click')")),
   '/beforeunload': html('Leave me', `<input aria-label="Draft" id="d"><script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'sure?'; })</script>`),
+  '/app-link': html('App link', '<a href="zoommtg://join?confno=1">Join in the app</a> <a href="mailto:nobody@example.invalid">Mail us</a> ' + button('After the link', "document.title = 'clicked after the link'")),
   '/print-click': html('Print on click', button('Print me', "print(); document.title = 'printed'")),
   '/print-timer': html('Print from a timer', `<p id="p">waiting</p><script>setTimeout(() => { print(); document.getElementById('p').textContent = 'printed from a timer'; }, 300)</script>`),
   '/print-loop': html('Print forever', button('Print forever', 'print()') + `<p id="p">no print yet</p><script>let n = 0; addEventListener('afterprint', () => { n++; document.getElementById('p').textContent = 'prints: ' + n; setTimeout(() => print(), 100); })</script>`),

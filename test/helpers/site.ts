@@ -11,6 +11,7 @@ const PAGES: Record<string, string> = {
 <a href="/second">Second page</a>
 <script>console.log('page loaded'); console.error('an error for the console'); console.warn('a warning')</script>`,
   '/second': `<!doctype html><title>Second page</title><h1>Second</h1>`,
+  '/app-link': `<!doctype html><title>App link</title><a href="zoommtg://join?confno=1">Join in the app</a> <button onclick="document.title = 'clicked after the link'">After the link</button>`,
   '/ua': `<!doctype html><title>UA</title><pre id="ua"></pre><script>document.getElementById('ua').textContent = navigator.userAgent + ' webdriver=' + navigator.webdriver</script>`,
 };
 
