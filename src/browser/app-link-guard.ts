@@ -21,11 +21,12 @@ const SCRIPT = `#!/bin/sh
 if [ "$1" = check ] && [ "$2" = default-url-scheme-handler ]; then
   case "$3" in mailto|news|snews) ;; *) echo yes; exit 0 ;; esac
 fi
-self=$(cd "$(dirname "$0")" && pwd)
+# Never itself again, whatever PATH holds.
+[ -n "$STEALTH_PLAYWRIGHT_MCP_XDG_HELPER" ] && exit 1
+export STEALTH_PLAYWRIGHT_MCP_XDG_HELPER=1
 IFS=:
 for dir in $PATH; do
-  [ "$dir" = "$self" ] && continue
-  [ -x "$dir/xdg-settings" ] && exec "$dir/xdg-settings" "$@"
+  [ -x "$dir/xdg-settings" ] && ! [ "$dir/xdg-settings" -ef "$0" ] && exec "$dir/xdg-settings" "$@"
 done
 exit 1
 `;
@@ -52,7 +53,8 @@ export function guardAppLinks(runtimeDir: string, log: Logger): void {
     log.debug(`links to outside applications are left to Chromium's own dialog: ${(error as Error).message}`);
     return;
   }
-  const rest = (process.env.PATH ?? '').split(path.delimiter).filter((entry) => entry && entry !== dir);
+  // An unset PATH means the system's default search to the programs Chromium runs; keep that.
+  const rest = (process.env.PATH || '/usr/local/bin:/usr/bin:/bin').split(path.delimiter).filter((entry) => entry && entry !== dir);
   process.env.PATH = [dir, ...rest].join(path.delimiter);
 }
 

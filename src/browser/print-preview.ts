@@ -44,9 +44,9 @@ interface TargetInfo {
 
 export interface PrintPreviewWatch {
   /**
-   * Waits (at most `ms`) for the presses under way. The press's answer comes a
-   * moment after print() returns, so a call that print() held can end first;
-   * its result waits for the note.
+   * Waits (at most `ms`) for the presses under way, so the result of a call
+   * that print() held carries the note: on a loaded machine that call can end
+   * before the preview's answer reaches us.
    */
   settled(ms: number): Promise<void>;
 }
@@ -97,6 +97,7 @@ async function watch(browser: Browser, log: Logger, onPress: (press: Promise<str
 // it with the (non-flat) Target messages, whose answer comes as an event.
 async function pressCancel(cdp: CDPSession, targetId: string): Promise<string> {
   const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: false });
+  let finish = (_outcome: string) => {};
   const answered = new Promise<string>((resolve) => {
     const timer = setTimeout(() => finish('no answer from the preview'), BUTTON_WAIT_MS + 2_000);
     const onMessage = ({ sessionId: from, message }: { sessionId: string; message: string }) => {
@@ -108,15 +109,17 @@ async function pressCancel(cdp: CDPSession, targetId: string): Promise<string> {
     const onGone = ({ targetId: gone }: { targetId: string }) => {
       if (gone === targetId) finish('it closed before an answer');
     };
-    function finish(outcome: string) {
+    finish = (outcome: string) => {
       clearTimeout(timer);
       cdp.off('Target.receivedMessageFromTarget', onMessage);
       cdp.off('Target.targetDestroyed', onGone);
       resolve(outcome);
-    }
+    };
     cdp.on('Target.receivedMessageFromTarget', onMessage);
     cdp.on('Target.targetDestroyed', onGone);
   });
-  await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression: PRESS_CANCEL, awaitPromise: true, returnByValue: true } }) });
+  await cdp
+    .send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression: PRESS_CANCEL, awaitPromise: true, returnByValue: true } }) })
+    .catch((error: Error) => finish(error.message));
   return answered;
 }
