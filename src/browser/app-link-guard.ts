@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomicSync } from '../fs/write-atomic.ts';
 import type { Logger } from '../log.ts';
 
 // A link to an outside application (zoommtg:, slack:, tg:, itms-apps: ...)
@@ -44,11 +45,8 @@ export function guardAppLinks(runtimeDir: string, log: Logger): void {
   const file = path.join(dir, 'xdg-settings');
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (readOrNone(file) !== SCRIPT) {
-      const temp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(temp, SCRIPT, { mode: 0o700 });
-      fs.renameSync(temp, file);
-    }
+    // Atomic: a browser of another server on this runtime dir may run it meanwhile.
+    if (readOrNone(file) !== SCRIPT) writeFileAtomicSync(file, SCRIPT, 0o700);
   } catch (error) {
     log.debug(`links to outside applications are left to Chromium's own dialog: ${(error as Error).message}`);
     return;
