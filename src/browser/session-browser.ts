@@ -30,6 +30,7 @@ import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
 import { randomUUID } from 'node:crypto';
 import { consoleMayHaveChanged, flushConsoleBeforeReads } from './quiet-runtime/console-flush.ts';
 import type { BrowserHooks } from './browser-hooks.ts';
+import { PasskeyGuard } from './passkey-guard.ts';
 
 /** How long closing a browser's contexts may take before the browser itself is closed. */
 const CONTEXT_CLOSE_MS = 5_000;
@@ -52,6 +53,7 @@ export class SessionBrowser {
   #printPreviews: PrintPreviewWatch | undefined;
   #tabsClosed = 0;
   #printsCancelled = 0;
+  #passkeys: PasskeyGuard | undefined;
   /** Attach mode: closes what the session created and disconnects. */
   #release: (() => Promise<void>) | undefined;
   /** Launched ahead of its session (stdio handshake or the HTTP warm pool). */
@@ -135,6 +137,16 @@ export class SessionBrowser {
   /** A tool call that may make pages log starts (console-flush.ts). */
   actionStarts(): void {
     if (this.#quiet) consoleMayHaveChanged(this.#quiet);
+  }
+
+  /** An input tool starts: a passkey request goes to no dialog until the returned function is called (passkey-guard.ts). Attached browsers are the user's. */
+  inputStarts(): Promise<() => void> {
+    return this.running && this.#passkeys ? this.#passkeys.inputStarts() : Promise.resolve(() => {});
+  }
+
+  /** Any other tool starts: the passkey environment of an input tool before it goes. */
+  async otherStarts(): Promise<void> {
+    if (this.running) await this.#passkeys?.otherStarts();
   }
 
   /** A tool runs script the user wrote: evaluations keep their user gesture until the returned function is called (its browser may launch meanwhile). */
@@ -248,6 +260,7 @@ export class SessionBrowser {
     guardPages(context, this.#plan.maxPages, () => this.#tabsClosed++);
     this.#printPreviews = this.#plan.launch.headless === false ? cancelPrintPreviews(browser, () => this.#printsCancelled++, this.#log) : undefined;
     watchForHangCheck(context);
+    this.#passkeys = new PasskeyGuard(context);
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));
     // Before the upstream gets the context, so it never sees that page before asking for one.

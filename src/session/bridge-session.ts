@@ -20,7 +20,7 @@ import { callDeadlineMs, forwardToolCall } from './forward-call.ts';
 import { localTools } from './local-tools/index.ts';
 import { toolLabel } from './tool-label.ts';
 import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
-import { isHidden, UNSAFE_CODE_TOOL, USER_SCRIPT_TOOLS, visibleUpstreamTools } from './tool-policy.ts';
+import { isHidden, isInputTool, UNSAFE_CODE_TOOL, USER_SCRIPT_TOOLS, visibleUpstreamTools } from './tool-policy.ts';
 import { SERVER_INFO, SERVER_OPTIONS } from './server-identity.ts';
 import type { SessionOverrides } from './session-overrides.ts';
 import type { Activity } from './activity.ts';
@@ -229,9 +229,15 @@ export class BridgeSession {
     // Only a snapshot cannot make the page log: it may share the last result's console flush.
     if (params.name !== 'browser_snapshot') this.browser.actionStarts();
     const sent = { at: performance.now(), browserRan: this.browser.running, closedTabs: this.browser.closedTabs };
-    let result = await forward();
-    bundleCodeCacheReady();
-    for (const retried of [retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation]) if (result.isError && !extra.signal.aborted) result = await retried(result, sent, retry);
+    const inputEnds = isInputTool(params.name) ? await this.browser.inputStarts() : void (await this.browser.otherStarts());
+    let result: CallToolResult;
+    try {
+      result = await forward();
+      bundleCodeCacheReady();
+      for (const retried of [retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation]) if (result.isError && !extra.signal.aborted) result = await retried(result, sent, retry);
+    } finally {
+      inputEnds?.();
+    }
     const closedNow = result.isError && TIMED_OUT.test(textOf(result)) ? await this.#hangs.afterTimeout() : undefined;
     for (const note of [closedAfterCancel, closedNow]) if (note) result = withNote(result, note);
     if (result.isError && CRASHED.test(textOf(result))) result = withNote(result, CRASH_NOTE);

@@ -17,6 +17,14 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/prompt-click': html('Prompt on click', button('Prompt me', "document.title = 'answer ' + prompt('prompt from a click')")),
   '/beforeunload': html('Leave me', `<input aria-label="Draft" id="d"><script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'sure?'; })</script>`),
   '/app-link': html('App link', '<a href="zoommtg://join?confno=1">Join in the app</a> <a href="mailto:nobody@example.invalid">Mail us</a> ' + button('After the link', "document.title = 'clicked after the link'")),
+  // Passkeys need a domain (open it on site.otherOrigin, localhost); each button fetches its challenge first, as sites do.
+  '/passkey': html(
+    'Passkey',
+    `<p id="cma">conditional: unknown</p><script>PublicKeyCredential.isConditionalMediationAvailable().then((v) => { document.getElementById('cma').textContent = 'conditional: ' + v; })</script>` +
+      button('Sign in with a passkey', "fetch('/calm').then(() => navigator.credentials.get({ publicKey: { challenge: new Uint8Array(16), timeout: 120000 } })).then(() => { document.title = 'signed in'; }, (e) => { document.title = 'passkey ' + e.name; })") +
+      button('Register a passkey', "fetch('/calm').then(() => navigator.credentials.create({ publicKey: { challenge: new Uint8Array(16), rp: { name: 'Example' }, user: { id: new Uint8Array(8), name: 'ada', displayName: 'Ada' }, pubKeyCredParams: [{ type: 'public-key', alg: -7 }], timeout: 120000 } })).then(() => { document.title = 'registered'; }, (e) => { document.title = 'passkey ' + e.name; })") +
+      button('After the passkey', "document.title = 'clicked after the passkey'"),
+  ),
   '/print-click': html('Print on click', button('Print me', "print(); document.title = 'printed'")),
   '/print-timer': html('Print from a timer', `<p id="p">waiting</p><script>setTimeout(() => { print(); document.getElementById('p').textContent = 'printed from a timer'; }, 300)</script>`),
   '/print-loop': html('Print forever', button('Print forever', 'print()') + `<p id="p">no print yet</p><script>let n = 0; addEventListener('afterprint', () => { n++; document.getElementById('p').textContent = 'prints: ' + n; setTimeout(() => print(), 100); })</script>`),
