@@ -17,6 +17,10 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/prompt-click': html('Prompt on click', button('Prompt me', "document.title = 'answer ' + prompt('prompt from a click')")),
   '/beforeunload': html('Leave me', `<input aria-label="Draft" id="d"><script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'sure?'; })</script>`),
   '/app-link': html('App link', '<a href="zoommtg://join?confno=1">Join in the app</a> <a href="mailto:nobody@example.invalid">Mail us</a> ' + button('After the link', "document.title = 'clicked after the link'")),
+  // A field whose handlers answer with alert(): on every key, on focus, on one letter.
+  '/key-alert': html('Alert on keys', `<input aria-label="Name" onkeydown="alert('key ' + event.key)">` + button('Show the name', "document.title = 'name: ' + document.querySelector('input').value")),
+  '/focus-alert': html('Alert on focus', `<input aria-label="Name" onfocus="alert('focused')">` + button('Show the name', "document.title = 'name: ' + document.querySelector('input').value")),
+  '/letter-alert': html('Alert on a letter', `<input aria-label="Name" onkeydown="if (event.key === 'd') alert('the letter d')">` + button('Show the name', "document.title = 'name: ' + document.querySelector('input').value")),
   // Passkeys need a domain (open it on site.otherOrigin, localhost); each button fetches its challenge first, as sites do.
   '/passkey': html(
     'Passkey',

@@ -1,5 +1,6 @@
 import type { Locator } from 'playwright-core';
 import { inUtilityWorld } from '../utility-world.ts';
+import { inputStep, watchForDialog } from './dialog-watch.ts';
 import { plainPress, typeLikeAPerson } from './keys.ts';
 import { PREPARE_MS } from './pointer.ts';
 import { between, keyHoldMs, sleep } from './timing.ts';
@@ -58,27 +59,38 @@ async function focusByClick(field: Locator, click: Click): Promise<FieldState | 
 
 /**
  * Types `value` into the field like a person; true when it holds the text
- * then, false when Playwright's fill should run instead. `click` is the
+ * then, or when the page opened a dialog on the way (the tool answers with
+ * it); false when Playwright's fill should run instead. `click` is the
  * humanised click.
  */
 export async function fillLikeAPerson(field: Locator, value: string, click: Click): Promise<boolean> {
   if (!(await takesKeys(field))) return false;
   const before = await fieldState(field);
   if (!before?.typed) return false;
-  const clicked = await focusByClick(field, click);
-  if (!clicked) return false;
-  const keyboard = field.page().keyboard;
-  if (clicked.value) {
-    await sleep(between(80, 200));
-    await plainPress(keyboard, 'ControlOrMeta+a', { delay: keyHoldMs() });
-    await sleep(between(60, 160));
-    await plainPress(keyboard, 'Backspace', { delay: keyHoldMs() });
-    if ((await fieldState(field))?.value !== '') return false;
+  const watch = watchForDialog(field.page());
+  try {
+    // A focus handler's alert holds the click.
+    const clicked = await focusByClick(field, click);
+    if (watch.open) return true;
+    if (!clicked) return false;
+    const keyboard = field.page().keyboard;
+    if (clicked.value) {
+      await sleep(between(80, 200));
+      const all = await inputStep(watch, () => plainPress(keyboard, 'ControlOrMeta+a', { delay: keyHoldMs() }));
+      if (all !== 'done') return all === 'dialog';
+      await sleep(between(60, 160));
+      const cleared = await inputStep(watch, () => plainPress(keyboard, 'Backspace', { delay: keyHoldMs() }));
+      if (cleared !== 'done') return cleared === 'dialog';
+      if ((await fieldState(field))?.value !== '') return false;
+    }
+    await sleep(between(60, 180));
+    const typed = await typeLikeAPerson(keyboard, value, watch);
+    if (typed !== 'typed') return typed === 'dialog';
+    // A page that takes no key (it cancels every keydown) still gets the text, as the upstream's fill sets it.
+    return !!(await fieldState(field))?.value;
+  } finally {
+    watch.dispose();
   }
-  await sleep(between(60, 180));
-  await typeLikeAPerson(keyboard, value);
-  // A page that takes no key (it cancels every keydown) still gets the text, as the upstream's fill sets it.
-  return !!(await fieldState(field))?.value;
 }
 
 /**

@@ -4,7 +4,8 @@ import { withDeadline } from '../deadline.ts';
 import { humanizeContext, isHumanized } from './enabled.ts';
 import { checkLikeAPerson } from './check.ts';
 import { fillLikeAPerson, focusLikeAPerson } from './field.ts';
-import { keepPlainKeyboard, typeLikeAPerson } from './keys.ts';
+import { keepPlainKeyboard, pageOf, typeLikeAPerson } from './keys.ts';
+import { raisesDialogsOnKeys } from './dialog-watch.ts';
 import { approach, PREPARE_MS } from './pointer.ts';
 import { selectLikeAPerson } from './select.ts';
 import { buttonHoldMs, keyHoldMs } from './timing.ts';
@@ -77,7 +78,7 @@ function patchLocator(proto: Proto): void {
   };
   const fill = proto.fill!;
   proto.fill = function (this: Locator, value: string, options: Options = {}) {
-    if (!isHumanized(this.page()) || !typable(value) || CONTROL.test(value)) return callAsUpstream()(nothing, fill, this, [value, options]);
+    if (!isHumanized(this.page()) || !typable(value) || CONTROL.test(value) || raisesDialogsOnKeys(this.page())) return callAsUpstream()(nothing, fill, this, [value, options]);
     // Typed like a person, or else (a field the pointer cannot reach, one that takes no key) Playwright's fill, with the upstream's errors.
     const before = async () => ((await fillLikeAPerson(this, value, click).catch(() => false)) ? { result: undefined } : undefined);
     return callAsUpstream()(before, fill, this, [value, options]);
@@ -88,7 +89,7 @@ function patchLocator(proto: Proto): void {
     if (!isHumanized(this.page()) || !typable(text) || options.delay !== undefined) return callAsUpstream()(nothing, pressSequentially, this, [text, options]);
     // Playwright's focus after ours finds the field focused: no event, the caret stays.
     const before = async () => void (await focusLikeAPerson(this, click).catch(() => false));
-    return callAsUpstream()(before, pressSequentially, this, ['', options], () => typeLikeAPerson(this.page().keyboard, text));
+    return callAsUpstream()(before, pressSequentially, this, ['', options], () => typeLikeAPerson(this.page().keyboard, text).then(() => undefined));
   };
   // browser_type's submit: the Enter stays down a moment.
   const press = proto.press!;
@@ -100,17 +101,16 @@ function patchLocator(proto: Proto): void {
 
 function patchKeyboard(proto: Proto): void {
   keepPlainKeyboard(proto as unknown as Keyboard);
-  const page = (keyboard: unknown) => (keyboard as { _page: Page })._page;
   // browser_press_key: the key stays down a moment.
   const press = proto.press!;
   proto.press = function (this: Keyboard, key: string, options: Options = {}) {
-    const held = isHumanized(page(this)) && options.delay === undefined ? { ...options, delay: keyHoldMs() } : options;
+    const held = isHumanized(pageOf(this)) && options.delay === undefined ? { ...options, delay: keyHoldMs() } : options;
     return callAsUpstream()(nothing, press, this, [key, held]);
   };
   // browser_press_sequentially (page.keyboard.type): Shift for capitals, human holds and gaps.
   const type = proto.type!;
   proto.type = function (this: Keyboard, text: string, options: Options = {}) {
-    if (!isHumanized(page(this)) || !typable(text) || options.delay !== undefined) return callAsUpstream()(nothing, type, this, [text, options]);
+    if (!isHumanized(pageOf(this)) || !typable(text) || options.delay !== undefined) return callAsUpstream()(nothing, type, this, [text, options]);
     return callAsUpstream()(() => typeLikeAPerson(this, text).then(() => ({ result: undefined })), type, this, [text, options]);
   };
 }

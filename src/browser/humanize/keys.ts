@@ -1,4 +1,5 @@
-import type { Keyboard } from 'playwright-core';
+import type { Keyboard, Page } from 'playwright-core';
+import { inputStep, type DialogWatch } from './dialog-watch.ts';
 import { between, keyHoldMs, sleep } from './timing.ts';
 
 // Keys as a keyboard sends them. Playwright's typing presses "H" with no
@@ -23,24 +24,41 @@ export function plainPress(keyboard: Keyboard, key: string, options?: { delay?: 
 // The US layout's characters typed with Shift (Playwright's layout: usKeyboardLayout).
 const SHIFTED = /^[A-Z~!@#$%^&*()_+{}|:"<>?]$/;
 
-/** Types the text key by key with human holds and gaps (characters off the layout are inserted, as Playwright does). */
-export async function typeLikeAPerson(keyboard: Keyboard, text: string): Promise<void> {
+export const pageOf = (keyboard: Keyboard): Page => (keyboard as unknown as { _page: Page })._page;
+
+/**
+ * Types the text key by key with human holds and gaps (characters off the
+ * layout are inserted, as Playwright does). With a watch, typing stops at a
+ * dialog the page opens ('dialog') or at a key left unanswered ('stalled');
+ * without one, a key waits as Playwright's own typing waits (browser_type's
+ * slowly mode: the upstream answers with the dialog and types on after it).
+ */
+export async function typeLikeAPerson(keyboard: Keyboard, text: string, watch?: DialogWatch): Promise<'typed' | 'dialog' | 'stalled'> {
   const keys = plain!;
+  const step = (work: () => Promise<unknown>) => (watch ? inputStep(watch, work) : work().then(() => 'done' as const));
   let first = true;
   for (const char of text) {
     if (!first) await sleep(between(30, 120));
     first = false;
     if (!SHIFTED.test(char)) {
-      await keys.type.call(keyboard, char, { delay: keyHoldMs() });
+      const done = await step(() => keys.type.call(keyboard, char, { delay: keyHoldMs() }));
+      if (done !== 'done') return done;
       continue;
     }
-    await keys.down.call(keyboard, 'Shift');
+    let done = await step(() => keys.down.call(keyboard, 'Shift'));
     try {
-      await sleep(between(25, 70));
-      await keys.type.call(keyboard, char, { delay: keyHoldMs() });
-      await sleep(between(10, 45));
+      if (done === 'done') {
+        await sleep(between(25, 70));
+        done = await step(() => keys.type.call(keyboard, char, { delay: keyHoldMs() }));
+        if (done === 'done') await sleep(between(10, 45));
+      }
     } finally {
-      await keys.up.call(keyboard, 'Shift');
+      const up = keys.up.call(keyboard, 'Shift');
+      // Behind a dialog the key comes up when it is answered; nothing waits for that.
+      if (done === 'done') await up;
+      else void up.catch(() => {});
     }
+    if (done !== 'done') return done;
   }
+  return 'typed';
 }

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { CALL_BOUND_MS, Driver, useHostileSuite } from './helpers/hostile-driver.ts';
+import { connect, testEnv } from './helpers/server.ts';
+import { connectUpstream } from './helpers/upstream-cli.ts';
+
+// Ours types text key by key (humanised input); the upstream's browser_type
+// fills it without a key. A field whose keydown or focus handler calls
+// alert() holds every later key until the dialog is answered: typing must
+// stop there and the call answer with the dialog (it used to wait for an
+// answer nobody could give: no result at all), and once the agent has
+// answered, the same text must end up in the field as on the upstream.
+
+const title = (text: string) => text.match(/Page Title: (.*)/)?.[1];
+
+async function play(d: Driver, path: string, args: Record<string, unknown> = {}) {
+  await d.go(path);
+  const said = await d.call('browser_type', { target: await d.ref('Name'), element: 'Name', text: 'Ada Lovelace', ...args });
+  const dialog = said.match(/\["alert" dialog with message "([^"]*)"\]/)?.[1];
+  if (dialog || /### Error/.test(said)) await d.call('browser_handle_dialog', { accept: true });
+  // Typed again after the answer, as an agent would when the field is not complete.
+  if (!args.slowly) await d.call('browser_type', { target: await d.ref('Name'), element: 'Name', text: 'Ada Lovelace' });
+  else await d.call('browser_wait_for', { time: 2 });
+  const shown = title(await d.click('Show the name'));
+  return { dialog: dialog ?? (/### Error/.test(said) ? 'error' : 'none'), shown };
+}
+
+describe('dialogs from a field\'s handlers while typing', () => {
+  const suite = useHostileSuite('spm-key-dialogs-');
+
+  test('typing into a field that alerts answers at once with the dialog, and the text gets in (the upstream CLI alongside, in the same run)', { timeout: 240_000 }, async (t) => {
+    const { output, servers, site } = suite;
+    const [upstream, ours] = await Promise.all([connectUpstream(`${output.path}/upstream`), connect(testEnv(`${output.path}/ours`))]);
+    servers.push(upstream, ours);
+    const run = async (d: Driver) => ({
+      everyKey: await play(d, '/key-alert'),
+      focus: await play(d, '/focus-alert'),
+      letterSlowly: await play(d, '/letter-alert', { slowly: true }),
+    });
+    const theirsDriver = new Driver(upstream.client, site);
+    const mineDriver = new Driver(ours.client, site);
+    const [theirs, mine] = await Promise.all([run(theirsDriver), run(mineDriver)]);
+    t.diagnostic(`upstream CLI: ${JSON.stringify(theirs)}; ours: ${JSON.stringify(mine)}`);
+    assert.deepEqual(mineDriver.slow, [], `every call of ours answers within ${CALL_BOUND_MS} ms`);
+    assert.equal(mine.everyKey.dialog, 'key Shift', 'the first key raised the dialog and the call answered with it');
+    assert.equal(mine.focus.dialog, 'focused', 'the focus handler\'s dialog, where the upstream\'s fill times out');
+    assert.equal(mine.letterSlowly.dialog, 'the letter d');
+    for (const page of ['everyKey', 'focus', 'letterSlowly'] as const) assert.equal(mine[page].shown, theirs[page].shown, `${page}: the field holds what the upstream's holds`);
+    assert.equal(mine.everyKey.shown, 'name: Ada Lovelace');
+  });
+});
