@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CALL_BOUND_MS, Driver, useHostileSuite } from './helpers/hostile-driver.ts';
-import { connect, testEnv } from './helpers/server.ts';
+import { connect, testEnv, textOf } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
-// Ours types text key by key (humanised input); the upstream's browser_type
-// fills it without a key. A field whose keydown or focus handler calls
-// alert() holds every later key until the dialog is answered: typing must
-// stop there and the call answer with the dialog (it used to wait for an
-// answer nobody could give: no result at all), and once the agent has
-// answered, the same text must end up in the field as on the upstream.
+// Ours types text key by key and wheels an element into view (humanised
+// input); the upstream's browser_type fills it without a key and scrolls by
+// script. A handler that calls alert() (on a key, on focus, on a wheel) holds
+// every later event until the dialog is answered: our input must stop there
+// and the call answer with the dialog (it used to wait for an answer nobody
+// could give: no result at all), and once the agent has answered, the page
+// must end as on the upstream.
 
 const title = (text: string) => text.match(/Page Title: (.*)/)?.[1];
 
@@ -47,5 +48,44 @@ describe('dialogs from a field\'s handlers while typing', () => {
     assert.equal(mine.letterSlowly.dialog, 'the letter d');
     for (const page of ['everyKey', 'focus', 'letterSlowly'] as const) assert.equal(mine[page].shown, theirs[page].shown, `${page}: the field holds what the upstream's holds`);
     assert.equal(mine.everyKey.shown, 'name: Ada Lovelace');
+  });
+
+  test('a click below the fold of a page that alerts on wheel answers with the dialog, and the next click lands (the upstream CLI alongside)', { timeout: 120_000 }, async (t) => {
+    const { output, servers, site } = suite;
+    const [upstream, ours] = await Promise.all([connectUpstream(`${output.path}/upstream-wheel`), connect(testEnv(`${output.path}/ours-wheel`))]);
+    servers.push(upstream, ours);
+    const run = async (d: Driver) => {
+      await d.go('/wheel-alert');
+      const said = await d.click('Far below');
+      const dialog = said.match(/\["alert" dialog with message "([^"]*)"\]/)?.[1] ?? 'none';
+      if (dialog !== 'none') await d.call('browser_handle_dialog', { accept: true });
+      const shown = title(dialog !== 'none' ? await d.click('Far below') : said);
+      return { dialog, shown };
+    };
+    const theirsDriver = new Driver(upstream.client, site);
+    const mineDriver = new Driver(ours.client, site);
+    const [theirs, mine] = await Promise.all([run(theirsDriver), run(mineDriver)]);
+    t.diagnostic(`upstream CLI: ${JSON.stringify(theirs)}; ours: ${JSON.stringify(mine)}`);
+    assert.deepEqual(mineDriver.slow, [], `every call of ours answers within ${CALL_BOUND_MS} ms`);
+    assert.equal(mine.shown, theirs.shown);
+    assert.equal(mine.shown, 'clicked far below');
+  });
+
+  test('browser_press_key on a field that alerts on keydown answers with the dialog (the upstream CLI gives no answer: shown with a 10 s wait)', { timeout: 120_000 }, async (t) => {
+    const { output, servers, site } = suite;
+    const [upstream, ours] = await Promise.all([connectUpstream(`${output.path}/upstream-press`), connect(testEnv(`${output.path}/ours-press`))]);
+    servers.push(upstream, ours);
+    const press = async (d: Driver, ms: number) => {
+      await d.go('/key-alert');
+      await d.click('Name');
+      await d.call('browser_handle_dialog', { accept: true }).catch(() => '');
+      const started = Date.now();
+      const said = await d.client.callTool({ name: 'browser_press_key', arguments: { key: 'x' } }, undefined, { timeout: ms }).then(textOf, (error: Error) => `no answer: ${error.message}`);
+      return { ms: Date.now() - started, dialog: said.match(/\["alert" dialog with message "([^"]*)"\]/)?.[1] ?? said.slice(0, 80) };
+    };
+    const [theirs, mine] = await Promise.all([press(new Driver(upstream.client, site), 10_000), press(new Driver(ours.client, site), CALL_BOUND_MS)]);
+    t.diagnostic(`upstream CLI: ${JSON.stringify(theirs)}; ours: ${JSON.stringify(mine)}`);
+    assert.equal(mine.dialog, 'key x');
+    assert.ok(mine.ms < 5_000, `ours answered in ${mine.ms} ms`);
   });
 });

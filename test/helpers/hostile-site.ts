@@ -21,6 +21,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/key-alert': html('Alert on keys', `<input aria-label="Name" onkeydown="alert('key ' + event.key)">` + button('Show the name', "document.title = 'name: ' + document.querySelector('input').value")),
   '/focus-alert': html('Alert on focus', `<input aria-label="Name" onfocus="alert('focused')">` + button('Show the name', "document.title = 'name: ' + document.querySelector('input').value")),
   '/letter-alert': html('Alert on a letter', `<input aria-label="Name" onkeydown="if (event.key === 'd') alert('the letter d')">` + button('Show the name', "document.title = 'name: ' + document.querySelector('input').value")),
+  // Below the fold of a page that alerts on every wheel event.
+  '/wheel-alert': html('Alert on wheel', `<div style="height: 3000px" onwheel="alert('wheeled')">tall</div>` + button('Far below', "document.title = 'clicked far below'")),
   // Passkeys need a domain (open it on site.otherOrigin, localhost); each button fetches its challenge first, as sites do.
   '/passkey': html(
     'Passkey',

@@ -2,16 +2,17 @@ import type { Dialog, Page } from 'playwright-core';
 import { withDeadline } from '../deadline.ts';
 import { openDialogOf } from '../open-dialogs.ts';
 
-// A page may answer a key with alert() (a keydown handler, a focus handler):
-// the renderer then holds every later key until someone answers, and typing
-// on would wait for that answer. Humanised typing stops at the dialog, so the
-// tool answers with the modal state at once (the upstream's fill, which sends
-// no key, takes its 5 s timeout there when a focus handler alerts). The page
-// is remembered until it leaves that address: the next text for it goes in as
-// the upstream's fill puts it, without keys, or each answer would only let the
-// next key raise the dialog again.
+// A page may answer input with alert(): a keydown or focus handler, a wheel
+// or mouseover handler on the pointer's way. The renderer then holds every
+// later event until someone answers, and humanised input going on would wait
+// for that answer, where the upstream's actions (a fill without keys, a
+// scroll by script, one move to the target) meet no such handler or time out
+// in 5 s. Humanised input stops at the dialog, so the tool answers with the
+// modal state at once. The page is remembered until it leaves that address:
+// its next actions run as the upstream runs them, or each answer would only
+// let the next event raise the dialog again.
 
-const keysRaiseDialogs = new WeakMap<Page, string>();
+const inputRaisesDialogs = new WeakMap<Page, string>();
 
 export interface DialogWatch {
   /** Resolves when the page shows a JavaScript dialog (at once if one is open). */
@@ -28,7 +29,7 @@ export function watchForDialog(page: Page): DialogWatch {
   const onDialog = (dialog: Dialog) => {
     if (dialog.page() !== page) return;
     open = true;
-    keysRaiseDialogs.set(page, page.url());
+    inputRaisesDialogs.set(page, page.url());
     resolve('dialog');
   };
   if (open) resolve('dialog');
@@ -42,8 +43,9 @@ export function watchForDialog(page: Page): DialogWatch {
   };
 }
 
-// A key the page has not taken by then (a handler that spins, a renderer held):
-// typing stops, and the caller's plain action answers with its own timeout.
+// An event the page has not taken by then (a handler that spins, a renderer
+// held): humanised input stops, and the caller's plain action answers with its
+// own timeout.
 const STEP_MS = 3000;
 
 /** Runs one input step unless a dialog is open: 'dialog' when one opens first, 'stalled' when the step takes past STEP_MS (it is left running). */
@@ -54,5 +56,25 @@ export async function inputStep(watch: DialogWatch, work: () => Promise<unknown>
   return (await withDeadline(Promise.race([step, watch.opened]), STEP_MS)) ?? 'stalled';
 }
 
-/** Whether a dialog has stopped humanised typing on this page before. */
-export const raisesDialogsOnKeys = (page: Page): boolean => keysRaiseDialogs.get(page) === page.url();
+/** Whether a dialog has stopped humanised input on this page (at its address) before. */
+export const raisesDialogsOnInput = (page: Page): boolean => inputRaisesDialogs.get(page) === page.url();
+
+/** A JavaScript dialog holds the page now: the action that humanised input prepared is not run (the tool answers with the dialog). */
+export const heldByDialog = (page: Page): boolean => !!openDialogOf(page);
+
+/**
+ * `work`, or undefined as soon as the page opens a dialog: Playwright's key
+ * presses have no timeout, and a keydown handler's alert holds them until it
+ * is answered (browser_press_key and browser_press_sequentially race no modal
+ * state: on the upstream they wait for an answer only the agent can give).
+ * The press goes on after the answer, as on the upstream.
+ */
+export async function untilDialog<T>(page: Page, work: Promise<T>): Promise<T | undefined> {
+  const watch = watchForDialog(page);
+  work.catch(() => {});
+  try {
+    return await Promise.race([work, watch.opened.then(() => undefined)]);
+  } finally {
+    watch.dispose();
+  }
+}

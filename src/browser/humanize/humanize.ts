@@ -5,7 +5,7 @@ import { humanizeContext, isHumanized } from './enabled.ts';
 import { checkLikeAPerson } from './check.ts';
 import { fillLikeAPerson, focusLikeAPerson } from './field.ts';
 import { keepPlainKeyboard, pageOf, typeLikeAPerson } from './keys.ts';
-import { raisesDialogsOnKeys } from './dialog-watch.ts';
+import { heldByDialog, raisesDialogsOnInput, untilDialog } from './dialog-watch.ts';
 import { approach, PREPARE_MS } from './pointer.ts';
 import { selectLikeAPerson } from './select.ts';
 import { buttonHoldMs, keyHoldMs } from './timing.ts';
@@ -44,10 +44,11 @@ function patchLocator(proto: Proto): void {
         // check and uncheck (fill_form's checkboxes and radios, through setChecked): a held click where the state changes.
         if ((method === 'check' || method === 'uncheck') && !options.trial && !options.force && isHumanized(this.page())) {
           const ticked = await checkLikeAPerson(this, method === 'check', click).catch(() => 'skipped' as const);
-          if (ticked === 'done') return { result: undefined };
+          if (ticked === 'done' || heldByDialog(this.page())) return { result: undefined };
           if (ticked === 'clicked') return;
         }
         const position = await approach(this).catch(() => undefined);
+        if (heldByDialog(this.page())) return { result: undefined };
         if (!position) return;
         // Playwright lets the button up in the same millisecond (check and uncheck take no delay).
         const hold = HOLDS.has(method) && options.delay === undefined ? { delay: buttonHoldMs() } : {};
@@ -61,6 +62,7 @@ function patchLocator(proto: Proto): void {
     const argv: unknown[] = [target, options];
     const before = async () => {
       const source = await approach(this).catch(() => undefined);
+      if (heldByDialog(this.page())) return { result: undefined };
       if (source) argv[1] = { ...options, sourcePosition: source };
     };
     return callAsUpstream()(before, dragTo, this, argv);
@@ -72,13 +74,13 @@ function patchLocator(proto: Proto): void {
     if (!wanted || !isHumanized(this.page())) return callAsUpstream()(nothing, selectOption, this, [values, options]);
     const before = async () => {
       const chosen = await withDeadline(selectLikeAPerson(this, wanted).catch(() => undefined), PREPARE_MS * 4);
-      return chosen ? { result: chosen } : undefined;
+      return chosen ? { result: chosen } : heldByDialog(this.page()) ? { result: [] } : undefined;
     };
     return callAsUpstream()(before, selectOption, this, [values, options]);
   };
   const fill = proto.fill!;
   proto.fill = function (this: Locator, value: string, options: Options = {}) {
-    if (!isHumanized(this.page()) || !typable(value) || CONTROL.test(value) || raisesDialogsOnKeys(this.page())) return callAsUpstream()(nothing, fill, this, [value, options]);
+    if (!isHumanized(this.page()) || !typable(value) || CONTROL.test(value) || raisesDialogsOnInput(this.page())) return callAsUpstream()(nothing, fill, this, [value, options]);
     // Typed like a person, or else (a field the pointer cannot reach, one that takes no key) Playwright's fill, with the upstream's errors.
     const before = async () => ((await fillLikeAPerson(this, value, click).catch(() => false)) ? { result: undefined } : undefined);
     return callAsUpstream()(before, fill, this, [value, options]);
@@ -104,14 +106,16 @@ function patchKeyboard(proto: Proto): void {
   // browser_press_key: the key stays down a moment.
   const press = proto.press!;
   proto.press = function (this: Keyboard, key: string, options: Options = {}) {
-    const held = isHumanized(pageOf(this)) && options.delay === undefined ? { ...options, delay: keyHoldMs() } : options;
-    return callAsUpstream()(nothing, press, this, [key, held]);
+    if (!isHumanized(pageOf(this))) return callAsUpstream()(nothing, press, this, [key, options]);
+    const held = options.delay === undefined ? { ...options, delay: keyHoldMs() } : options;
+    return untilDialog(pageOf(this), callAsUpstream()(nothing, press, this, [key, held]));
   };
   // browser_press_sequentially (page.keyboard.type): Shift for capitals, human holds and gaps.
   const type = proto.type!;
   proto.type = function (this: Keyboard, text: string, options: Options = {}) {
-    if (!isHumanized(pageOf(this)) || !typable(text) || options.delay !== undefined) return callAsUpstream()(nothing, type, this, [text, options]);
-    return callAsUpstream()(() => typeLikeAPerson(this, text).then(() => ({ result: undefined })), type, this, [text, options]);
+    if (!isHumanized(pageOf(this))) return callAsUpstream()(nothing, type, this, [text, options]);
+    if (!typable(text) || options.delay !== undefined) return untilDialog(pageOf(this), callAsUpstream()(nothing, type, this, [text, options]));
+    return untilDialog(pageOf(this), callAsUpstream()(() => typeLikeAPerson(this, text).then(() => ({ result: undefined })), type, this, [text, options]));
   };
 }
 

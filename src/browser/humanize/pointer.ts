@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { boxInUtilityWorld } from '../utility-world.ts';
+import { inputStep, raisesDialogsOnInput, watchForDialog } from './dialog-watch.ts';
 import { isHumanized } from './enabled.ts';
 import { between, sleep } from './timing.ts';
 import { wheelIntoView } from './wheel.ts';
@@ -40,35 +41,47 @@ export function onPixelGrid(point: Point, pixelRatio: number): Point {
   return { x: Math.round(point.x * ratio) / ratio, y: Math.round(point.y * ratio) / ratio };
 }
 
-/** Moves the pointer to a point inside the element; returns that point as Playwright's click position (relative to the padding box). */
+/**
+ * Moves the pointer to a point inside the element; returns that point as
+ * Playwright's click position (relative to the padding box). Undefined when
+ * the plain action should run: or when the page opened a dialog on the way
+ * (a wheel or mouseover handler's alert), which the caller checks.
+ */
 export async function approach(locator: Locator): Promise<Point | undefined> {
   const page = locator.page();
-  if (!isHumanized(page)) return undefined;
-  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
-  const from = pointer.get(page) ?? onPixelGrid({ x: between(0, viewport.width), y: between(viewport.height * 0.6, viewport.height) }, 1);
-  if (!pointer.has(page)) {
-    // The pointer rests somewhere before it scrolls or travels.
-    await page.mouse.move(from.x, from.y);
-    pointer.set(page, from);
+  if (!isHumanized(page) || raisesDialogsOnInput(page)) return undefined;
+  const watch = watchForDialog(page);
+  const move = async (point: Point) => (await inputStep(watch, () => page.mouse.move(point.x, point.y))) === 'done';
+  try {
+    const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
+    const from = pointer.get(page) ?? onPixelGrid({ x: between(0, viewport.width), y: between(viewport.height * 0.6, viewport.height) }, 1);
+    if (!pointer.has(page)) {
+      // The pointer rests somewhere before it scrolls or travels.
+      if (!(await move(from))) return undefined;
+      pointer.set(page, from);
+    }
+    await wheelIntoView(page, locator, PREPARE_MS * 2, watch).catch(() => undefined);
+    if (watch.open) return undefined;
+    // Asked in Playwright's utility world: locator.boundingBox() would hand the element to the page's own world (utility-world.ts).
+    const box = await boxInUtilityWorld(locator, PREPARE_MS * 2);
+    if (!box || box.width < 2 || box.height < 2) return undefined;
+    const grid = (point: Point) => onPixelGrid(point, box.pixelRatio);
+    const inside = (point: Point) => point.x > box.x && point.x < box.x + box.width && point.y > box.y && point.y < box.y + box.height;
+    const target = grid({ x: box.x + box.width * between(0.3, 0.7), y: box.y + box.height * between(0.3, 0.7) });
+    if (!inside(target)) return undefined;
+    let last = from;
+    for (const point of pointerPath(from, target).map(grid)) {
+      if (point.x === last.x && point.y === last.y) continue;
+      if (!(await move(point))) return undefined;
+      last = point;
+      await sleep(between(4, 14));
+    }
+    pointer.set(page, target);
+    await sleep(between(40, 120));
+    // Playwright truncates a click point to 1/100 px: a hair past the point keeps float error from landing it off the grid.
+    const HAIR = 0.001;
+    return { x: target.x - box.x - (box.border.left || 0) + HAIR, y: target.y - box.y - (box.border.top || 0) + HAIR };
+  } finally {
+    watch.dispose();
   }
-  await wheelIntoView(page, locator, PREPARE_MS * 2).catch(() => undefined);
-  // Asked in Playwright's utility world: locator.boundingBox() would hand the element to the page's own world (utility-world.ts).
-  const box = await boxInUtilityWorld(locator, PREPARE_MS * 2);
-  if (!box || box.width < 2 || box.height < 2) return undefined;
-  const grid = (point: Point) => onPixelGrid(point, box.pixelRatio);
-  const inside = (point: Point) => point.x > box.x && point.x < box.x + box.width && point.y > box.y && point.y < box.y + box.height;
-  const target = grid({ x: box.x + box.width * between(0.3, 0.7), y: box.y + box.height * between(0.3, 0.7) });
-  if (!inside(target)) return undefined;
-  let last = from;
-  for (const point of pointerPath(from, target).map(grid)) {
-    if (point.x === last.x && point.y === last.y) continue;
-    await page.mouse.move(point.x, point.y);
-    last = point;
-    await sleep(between(4, 14));
-  }
-  pointer.set(page, target);
-  await sleep(between(40, 120));
-  // Playwright truncates a click point to 1/100 px: a hair past the point keeps float error from landing it off the grid.
-  const HAIR = 0.001;
-  return { x: target.x - box.x - (box.border.left || 0) + HAIR, y: target.y - box.y - (box.border.top || 0) + HAIR };
 }

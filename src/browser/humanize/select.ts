@@ -1,4 +1,5 @@
 import type { Locator } from 'playwright-core';
+import { inputStep, watchForDialog } from './dialog-watch.ts';
 import { plainPress } from './keys.ts';
 import { approach, PREPARE_MS } from './pointer.ts';
 import { between, buttonHoldMs, keyHoldMs, sleep } from './timing.ts';
@@ -46,21 +47,27 @@ export async function selectLikeAPerson(select: Locator, wanted: { any?: string;
   // The press lands where the pointer stopped, inside the select.
   if (!(await approach(select))) return undefined;
   const page = select.page();
-  await page.mouse.down();
-  await sleep(buttonHoldMs());
-  await page.mouse.up();
-  await sleep(between(150, 350));
-  // A widget that keeps the select from taking focus (a custom dropdown) would get the keys on the page instead.
-  const focused = await select.ariaSnapshot({ mode: 'ai', depth: 1, timeout: PREPARE_MS } as Parameters<Locator['ariaSnapshot']>[0]);
-  if (!/^- combobox\b[^\n]*\[active\]/.test(focused)) return undefined;
-  const passed = target > from ? options.slice(from + 1, target + 1) : options.slice(target, from);
-  const key = target > from ? 'ArrowDown' : 'ArrowUp';
-  for (let i = passed.filter((o) => !o.disabled).length; i > 0; i--) {
-    await plainPress(page.keyboard, key, { delay: keyHoldMs() });
-    await sleep(between(60, 180));
+  const watch = watchForDialog(page);
+  // A dialog from the page's handlers (or an event it does not take) ends it here; the caller checks which.
+  const step = async (work: () => Promise<unknown>) => (await inputStep(watch, work)) === 'done';
+  try {
+    if (!(await step(() => page.mouse.down()))) return undefined;
+    await sleep(buttonHoldMs());
+    if (!(await step(() => page.mouse.up()))) return undefined;
+    await sleep(between(150, 350));
+    // A widget that keeps the select from taking focus (a custom dropdown) would get the keys on the page instead.
+    const focused = await select.ariaSnapshot({ mode: 'ai', depth: 1, timeout: PREPARE_MS } as Parameters<Locator['ariaSnapshot']>[0]);
+    if (!/^- combobox\b[^\n]*\[active\]/.test(focused)) return undefined;
+    const passed = target > from ? options.slice(from + 1, target + 1) : options.slice(target, from);
+    const key = target > from ? 'ArrowDown' : 'ArrowUp';
+    for (let i = passed.filter((o) => !o.disabled).length; i > 0; i--) {
+      if (!(await step(() => plainPress(page.keyboard, key, { delay: keyHoldMs() })))) return undefined;
+      await sleep(between(60, 180));
+    }
+    if (!(await step(() => plainPress(page.keyboard, 'Enter', { delay: keyHoldMs() })))) return undefined;
+    await sleep(between(30, 80));
+    return (await select.inputValue({ timeout: PREPARE_MS })) === options[target]!.value ? [options[target]!.value] : undefined;
+  } finally {
+    watch.dispose();
   }
-  await plainPress(page.keyboard, 'Enter', { delay: keyHoldMs() });
-  await sleep(between(30, 80));
-  return (await select.inputValue({ timeout: PREPARE_MS })) === options[target]!.value ? [options[target]!.value] : undefined;
 }
-

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { inUtilityWorld } from '../utility-world.ts';
+import { inputStep, type DialogWatch } from './dialog-watch.ts';
 import { between, sleep } from './timing.ts';
 
 // An element below (or above) the fold is brought into view by the mouse
@@ -52,7 +53,7 @@ async function settled(locator: Locator, last: Placement, budgetEnd: number): Pr
 }
 
 /** Wheels the page until the element is in view, for at most `budgetMs`; the caller scrolls the rest, if any, by script. */
-export async function wheelIntoView(page: Page, locator: Locator, budgetMs: number): Promise<void> {
+export async function wheelIntoView(page: Page, locator: Locator, budgetMs: number, watch: DialogWatch): Promise<void> {
   const end = Date.now() + budgetMs;
   let now = await placement(locator);
   for (let notches = 0; now && now.documentScrolls && outOfView(now) && notches < MAX_NOTCHES && Date.now() < end; ) {
@@ -60,7 +61,8 @@ export async function wheelIntoView(page: Page, locator: Locator, budgetMs: numb
     const distance = now.top + now.height / 2 - now.viewport * between(0.33, 0.66);
     const flick = Math.min(MAX_NOTCHES - notches, Math.max(1, Math.round(Math.abs(distance) / NOTCH)));
     for (let i = 0; i < flick && Date.now() < end; i++) {
-      await page.mouse.wheel(0, Math.sign(distance) * NOTCH);
+      // A wheel handler's alert, or a page that takes no event: the rest by script, once it is answered.
+      if ((await inputStep(watch, () => page.mouse.wheel(0, Math.sign(distance) * NOTCH))) !== 'done') return;
       await sleep(between(25, 90));
     }
     notches += flick;
