@@ -176,7 +176,7 @@ export class SessionBrowser {
         this.#release = undefined;
       }
     });
-    if (this.#plan.humanize) enableHumanize(attached.context);
+    enableHumanize(attached.context, this.#plan.humanize);
     this.#log.info(`attached to ${target.kind === 'cdp' ? 'CDP' : 'Playwright server'} endpoint ${displayEndpoint(target.endpoint)} (${target.ownContext ? 'a context of its own' : "the browser's own context"})`);
     return attached.context;
   }
@@ -251,7 +251,7 @@ export class SessionBrowser {
     if (this.#quiet && quiet?.console) flushConsoleBeforeReads(context, this.#quiet);
     const quietNow = this.#quiet;
     if (this.#plan.consoleFallback) this.#consoleFallbackActive = await setUpConsoleFallback(browser, context, { executablePath, cacheDir: this.#plan.binary.cacheDir, flush: quietNow && (() => quietNow.flush()), log: this.#log });
-    if (this.#plan.humanize) enableHumanize(context);
+    enableHumanize(context, this.#plan.humanize);
     settleOutsidePages();
     formatRaceStacksLazily();
     guardDownloads(context, this.#plan.maxDownloadBytes, (stopped) =>

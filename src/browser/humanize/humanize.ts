@@ -106,21 +106,20 @@ function patchKeyboard(proto: Proto): void {
   // browser_press_key: the key stays down a moment.
   const press = proto.press!;
   proto.press = function (this: Keyboard, key: string, options: Options = {}) {
-    if (!isHumanized(pageOf(this))) return callAsUpstream()(nothing, press, this, [key, options]);
-    const held = options.delay === undefined ? { ...options, delay: keyHoldMs() } : options;
+    const held = isHumanized(pageOf(this)) && options.delay === undefined ? { ...options, delay: keyHoldMs() } : options;
     return untilDialog(pageOf(this), callAsUpstream()(nothing, press, this, [key, held]));
   };
   // browser_press_sequentially (page.keyboard.type): Shift for capitals, human holds and gaps.
   const type = proto.type!;
   proto.type = function (this: Keyboard, text: string, options: Options = {}) {
-    if (!isHumanized(pageOf(this))) return callAsUpstream()(nothing, type, this, [text, options]);
-    if (!typable(text) || options.delay !== undefined) return untilDialog(pageOf(this), callAsUpstream()(nothing, type, this, [text, options]));
+    if (!isHumanized(pageOf(this)) || !typable(text) || options.delay !== undefined) return untilDialog(pageOf(this), callAsUpstream()(nothing, type, this, [text, options]));
     return untilDialog(pageOf(this), callAsUpstream()(() => typeLikeAPerson(this, text).then(() => ({ result: undefined })), type, this, [text, options]));
   };
 }
 
-export function enableHumanize(context: BrowserContext): void {
-  humanizeContext(context);
+/** Humanised input for the context's pages (--humanize); off, its key presses still answer at a dialog (untilDialog). */
+export function enableHumanize(context: BrowserContext, humanize = true): void {
+  if (humanize) humanizeContext(context);
   const attach = (page: Page) => {
     if (patched) return;
     patched = true;
