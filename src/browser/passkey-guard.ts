@@ -1,7 +1,7 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
 
-/** A handler that fetches its challenge first asks after the call has answered; measured fetch-then-create handlers ask within ~0.5 s. */
+/** A handler that fetches its challenge from its server first may ask after the call has answered (a round trip later). */
 const GRACE_MS = 2_000;
 /** Enabling is a browser-side command (~1 ms); a page whose renderer hangs does not hold it, this bounds a browser that does. */
 const COMMAND_MS = 1_000;
