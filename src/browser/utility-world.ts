@@ -85,10 +85,20 @@ const SCROLL_AND_MEASURE = (element: Element) => {
   // Playwright's click position is relative to the padding box: its own border widths (getElementBorderWidth).
   const style = getComputedStyle(element);
   const border = { left: parseInt(style.borderLeftWidth || '', 10), top: parseInt(style.borderTopWidth || '', 10) };
-  return JSON.stringify({ x: box.x, y: box.y, width: box.width, height: box.height, border, pixelRatio: devicePixelRatio });
+  // The viewport without scroll bars, as Playwright clips a click point to it.
+  const viewport = { width: visualViewport?.width ?? innerWidth, height: visualViewport?.height ?? innerHeight };
+  return JSON.stringify({ x: box.x, y: box.y, width: box.width, height: box.height, border, pixelRatio: devicePixelRatio, viewport });
 };
 
-export type ElementBox = { x: number; y: number; width: number; height: number; border: { left: number; top: number }; pixelRatio: number };
+export type ElementBox = {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  border: { left: number; top: number };
+  pixelRatio: number;
+  viewport: { width: number; height: number };
+};
 
 /** The element's box in the page's viewport after scrolling it into view, asked in the utility world; null when unknown. */
 export function boxInUtilityWorld(locator: Locator, withinMs: number): Promise<ElementBox | null> {

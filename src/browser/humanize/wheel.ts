@@ -37,8 +37,17 @@ const PLACEMENT = (element: Element) => {
 
 const placement = (locator: Locator) => inUtilityWorld<Placement>(locator, PLACEMENT, 1000);
 
-/** Not wholly inside the viewport, top to bottom. */
-const outOfView = (p: Placement) => p.top < 0 || p.top + p.height > p.viewport;
+// As Chromium's scroll-into-view-if-needed, which Playwright's actions run:
+// an element wholly inside the viewport, or one that covers it top to bottom
+// (a map, a canvas, a tall editor), stays where it is; the action lands in
+// its visible part.
+const outOfView = (p: Placement) => !(p.top >= 0 && p.top + p.height <= p.viewport) && !(p.top <= 0 && p.top + p.height >= p.viewport);
+
+/** How far to scroll: an element that fits lands between a third and two thirds down; a taller one gets its nearest edge at the viewport's edge. */
+function distanceOf(p: Placement): number {
+  if (p.height < p.viewport) return p.top + p.height / 2 - p.viewport * between(0.33, 0.66);
+  return p.top > 0 ? p.top : p.top + p.height - p.viewport;
+}
 
 /** Waits for the page to stop scrolling (a page may animate it); the last placement. */
 async function settled(locator: Locator, last: Placement, budgetEnd: number): Promise<Placement | null> {
@@ -57,8 +66,8 @@ export async function wheelIntoView(page: Page, locator: Locator, budgetMs: numb
   const end = Date.now() + budgetMs;
   let now = await placement(locator);
   for (let notches = 0; now && now.documentScrolls && outOfView(now) && notches < MAX_NOTCHES && Date.now() < end; ) {
-    // Land the element between a third and two thirds down the viewport, in one flick of notches.
-    const distance = now.top + now.height / 2 - now.viewport * between(0.33, 0.66);
+    // In one flick of notches.
+    const distance = distanceOf(now);
     const flick = Math.min(MAX_NOTCHES - notches, Math.max(1, Math.round(Math.abs(distance) / NOTCH)));
     for (let i = 0; i < flick && Date.now() < end; i++) {
       // A wheel handler's alert, or a page that takes no event: the rest by script, once it is answered.

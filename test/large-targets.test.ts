@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { useTempDir } from './helpers/fixtures.ts';
+import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { servePage, type Site } from './helpers/site.ts';
+import { connectUpstream } from './helpers/upstream-cli.ts';
+
+// An element larger than the viewport (a map, a canvas, a tall editor): the
+// upstream's click and hover scroll it only as Chromium's
+// scroll-into-view-if-needed does (not at all when it covers the viewport;
+// its nearest edge to the viewport's edge when it shows in part) and press
+// its visible part. Humanised input used to wheel on for such an element,
+// never "wholly in view", 26 notches and 5 s a click, and aim at a point of
+// the whole box, off the screen: the page ended scrolled far from where the
+// upstream leaves it.
+
+const PAGE = `<!doctype html><html><head><title>Large target</title><style>body { margin: 0 }</style></head><body>
+<div style="height: 300px">header</div>
+<div role="button" aria-label="Map" id="map" style="height: 3000px; background: linear-gradient(#cde, #edc)">map</div>
+<div style="height: 400px">footer</div>
+<script>
+window.seen = { wheels: 0, clicks: [] };
+addEventListener('wheel', () => seen.wheels++, { passive: true, capture: true });
+map.addEventListener('click', (e) => seen.clicks.push({ x: e.clientX, y: e.clientY }));
+</script></body></html>`;
+
+interface Seen {
+  wheels: number;
+  clicks: { x: number; y: number }[];
+  scrollY: number;
+  mapTop: number;
+  viewport: number;
+}
+
+async function call(server: Connected, name: string, args: Record<string, unknown> = {}): Promise<string> {
+  const result = await server.client.callTool({ name, arguments: args });
+  assert.ok(!result.isError, `${name}: ${textOf(result)}`);
+  return textOf(result);
+}
+
+async function read(server: Connected): Promise<Seen> {
+  const text = await call(server, 'browser_evaluate', { function: '() => JSON.stringify({ ...seen, scrollY, mapTop: map.getBoundingClientRect().top, viewport: innerHeight })' });
+  return JSON.parse(JSON.parse(text.match(/### Result\n(.*)/)![1]!)) as Seen;
+}
+
+/** Scrolls the page by script to `y`, forgets what was seen, then clicks (or hovers) the map. */
+async function pressMap(server: Connected, y: number, tool: 'browser_click' | 'browser_hover'): Promise<Seen> {
+  await call(server, 'browser_evaluate', { function: `() => { scrollTo(0, ${y}); seen.wheels = 0; seen.clicks = []; }` });
+  const snapshot = await call(server, 'browser_snapshot');
+  const ref = snapshot.match(/button "Map" \[ref=([a-z0-9]+)\]/)?.[1];
+  assert.ok(ref, snapshot);
+  await call(server, tool, { target: ref, element: 'Map' });
+  return read(server);
+}
+
+describe('an element larger than the viewport', () => {
+  const dirs = useTempDir('spm-large-');
+  let site: Site;
+  const servers: Connected[] = [];
+  before(async () => {
+    site = await servePage(PAGE);
+  });
+  after(async () => {
+    await closeAll(servers);
+    await site.close();
+  });
+
+  test('is clicked and hovered where it shows, scrolled only as the upstream scrolls it (the upstream CLI alongside)', { timeout: 180_000 }, async () => {
+    const [upstream, ours] = await Promise.all([connectUpstream(`${dirs.path}/upstream`), connect(testEnv(`${dirs.path}/ours`))]);
+    servers.push(upstream, ours);
+    for (const server of [upstream, ours]) await call(server, 'browser_navigate', { url: site.url });
+    const run = async (server: Connected) => ({
+      // The map covers the viewport: nothing to scroll.
+      covering: await pressMap(server, 600, 'browser_click'),
+      hoverCovering: await pressMap(server, 600, 'browser_hover'),
+      // Its top shows at 300 px: brought up until it covers the viewport.
+      below: await pressMap(server, 0, 'browser_click'),
+    });
+    const theirs = await run(upstream);
+    const mine = await run(ours);
+    const report = JSON.stringify({ upstream: theirs, ours: mine });
+
+    for (const [name, seen] of Object.entries(theirs)) assert.equal(seen.wheels, 0, `upstream ${name}: ${report}`);
+    assert.equal(theirs.covering.scrollY, 600, report);
+    assert.equal(theirs.below.scrollY, 300, `the upstream aligns the nearest edge: ${report}`);
+
+    // Covering: not a notch, not a pixel, as on the upstream; the click in the viewport.
+    assert.equal(mine.covering.wheels, 0, report);
+    assert.equal(mine.covering.scrollY, theirs.covering.scrollY, report);
+    assert.equal(mine.hoverCovering.wheels, 0, report);
+    assert.equal(mine.hoverCovering.scrollY, theirs.hoverCovering.scrollY, report);
+    // In part: a few notches (the upstream scrolls 300 px; a notch is 120), the map then covers the viewport.
+    assert.ok(mine.below.wheels >= 1 && mine.below.wheels <= 4, report);
+    assert.ok(mine.below.mapTop <= 0 && mine.below.mapTop > -mine.below.viewport / 2, report);
+    for (const seen of [mine.covering, mine.below]) {
+      assert.equal(seen.clicks.length, 1, report);
+      const [click] = seen.clicks;
+      assert.ok(click!.y > 0 && click!.y < seen.viewport, `the click lands where the map shows: ${report}`);
+    }
+  });
+});
