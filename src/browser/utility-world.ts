@@ -75,9 +75,14 @@ export async function inUtilityWorld<T>(locator: Locator, fn: (element: Element)
   return (await withDeadline(evalInUtilityWorld<T>(locator, fn).catch(() => null), withinMs)) ?? null;
 }
 
-// Scrolls the element into view and measures it; an element inside a frame is
-// left to Playwright (its box would be the frame's). The device pixel ratio
-// puts a pointer on the pixel grid a real mouse lands on.
+// Scrolls the element into view, measures it and picks the point a pointer
+// goes to: in the middle part (30-70 %) of the largest of its boxes in the
+// viewport (a link wrapped over lines has one a line; an element larger than
+// the viewport shows in part), on the device pixel grid a real mouse lands
+// on, and where a hit test finds the element itself (a rotated bar's bounding
+// box is mostly something else; Playwright would refuse a press there as
+// intercepted). No such point: null, and Playwright picks its own. An element
+// inside a frame is left to Playwright (its box would be the frame's).
 const SCROLL_AND_MEASURE = (element: Element) => {
   if (window !== window.top) return null;
   (element as Element & { scrollIntoViewIfNeeded?(center: boolean): void }).scrollIntoViewIfNeeded?.(true);
@@ -85,22 +90,37 @@ const SCROLL_AND_MEASURE = (element: Element) => {
   // Playwright's click position is relative to the padding box: its own border widths (getElementBorderWidth).
   const style = getComputedStyle(element);
   const border = { left: parseInt(style.borderLeftWidth || '', 10), top: parseInt(style.borderTopWidth || '', 10) };
-  // The viewport without scroll bars, as Playwright clips a click point to it.
-  const viewport = { width: visualViewport?.width ?? innerWidth, height: visualViewport?.height ?? innerHeight };
-  return JSON.stringify({ x: box.x, y: box.y, width: box.width, height: box.height, border, pixelRatio: devicePixelRatio, viewport });
+  const ratio = devicePixelRatio > 0 ? devicePixelRatio : 1;
+  const width = visualViewport?.width ?? innerWidth;
+  const height = visualViewport?.height ?? innerHeight;
+  let best: { left: number; top: number; right: number; bottom: number } | undefined;
+  const area = (r: { left: number; top: number; right: number; bottom: number }) => (r.right - r.left) * (r.bottom - r.top);
+  for (const rect of element.getClientRects()) {
+    const shown = { left: Math.max(rect.left, 0), top: Math.max(rect.top, 0), right: Math.min(rect.right, width), bottom: Math.min(rect.bottom, height) };
+    if (shown.right - shown.left >= 2 && shown.bottom - shown.top >= 2 && (!best || area(shown) > area(best))) best = shown;
+  }
+  // Inside a shadow root, its own hit test answers with the element (the document's with the host).
+  // Playwright's own check counts a hit anywhere in the button or link the element is part of.
+  const root = element.getRootNode() as Document | ShadowRoot;
+  const pressed = element.closest('button, [role=button], a, [role=link]') ?? element;
+  const hits = (x: number, y: number) => {
+    const hit = root.elementFromPoint(x, y);
+    return !!hit && pressed.contains(hit);
+  };
+  let target: { x: number; y: number } | null = null;
+  for (let i = 0; best && !target && i < 12; i++) {
+    // Random points first, the middle last.
+    const [fx, fy] = i < 11 ? [0.3 + Math.random() * 0.4, 0.3 + Math.random() * 0.4] : [0.5, 0.5];
+    const x = Math.round((best.left + (best.right - best.left) * fx) * ratio) / ratio;
+    const y = Math.round((best.top + (best.bottom - best.top) * fy) * ratio) / ratio;
+    if (x > best.left && x < best.right && y > best.top && y < best.bottom && hits(x, y)) target = { x, y };
+  }
+  return JSON.stringify({ x: box.x, y: box.y, border, pixelRatio: ratio, target });
 };
 
-export type ElementBox = {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  border: { left: number; top: number };
-  pixelRatio: number;
-  viewport: { width: number; height: number };
-};
+export type ElementBox = { x: number; y: number; border: { left: number; top: number }; pixelRatio: number; target: { x: number; y: number } | null };
 
-/** The element's box in the page's viewport after scrolling it into view, asked in the utility world; null when unknown. */
+/** The element's box in the page's viewport after scrolling it into view, and the pointer's point on it, asked in the utility world; null when unknown. */
 export function boxInUtilityWorld(locator: Locator, withinMs: number): Promise<ElementBox | null> {
   return inUtilityWorld<ElementBox>(locator, SCROLL_AND_MEASURE, withinMs);
 }

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { boxInUtilityWorld, type ElementBox } from '../utility-world.ts';
+import { boxInUtilityWorld } from '../utility-world.ts';
 import { inputStep, raisesDialogsOnInput, watchForDialog } from './dialog-watch.ts';
 import { isHumanized } from './enabled.ts';
 import { between, sleep } from './timing.ts';
@@ -41,13 +41,6 @@ export function onPixelGrid(point: Point, pixelRatio: number): Point {
   return { x: Math.round(point.x * ratio) / ratio, y: Math.round(point.y * ratio) / ratio };
 }
 
-/** The element's box clipped to the viewport. */
-export function visiblePart(box: ElementBox): { x: number; y: number; width: number; height: number } {
-  const x = Math.max(box.x, 0);
-  const y = Math.max(box.y, 0);
-  return { x, y, width: Math.min(box.x + box.width, box.viewport.width) - x, height: Math.min(box.y + box.height, box.viewport.height) - y };
-}
-
 /**
  * Moves the pointer to a point inside the element; returns that point as
  * Playwright's click position (relative to the padding box). Undefined when
@@ -71,14 +64,9 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     if (watch.open) return undefined;
     // Asked in Playwright's utility world: locator.boundingBox() would hand the element to the page's own world (utility-world.ts).
     const box = await boxInUtilityWorld(locator, PREPARE_MS * 2);
-    if (!box) return undefined;
-    // The part in the viewport: an element larger than it (a map, a canvas) is pressed where it shows, as Playwright presses it.
-    const shown = visiblePart(box);
-    if (shown.width < 2 || shown.height < 2) return undefined;
+    const target = box?.target;
+    if (!box || !target) return undefined;
     const grid = (point: Point) => onPixelGrid(point, box.pixelRatio);
-    const inside = (point: Point) => point.x > shown.x && point.x < shown.x + shown.width && point.y > shown.y && point.y < shown.y + shown.height;
-    const target = grid({ x: shown.x + shown.width * between(0.3, 0.7), y: shown.y + shown.height * between(0.3, 0.7) });
-    if (!inside(target)) return undefined;
     let last = from;
     for (const point of pointerPath(from, target).map(grid)) {
       if (point.x === last.x && point.y === last.y) continue;

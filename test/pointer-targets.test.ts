@@ -5,6 +5,8 @@ import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/se
 import { servePage, type Site } from './helpers/site.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
+// Where humanised input points: it must land where the upstream's click lands.
+//
 // An element larger than the viewport (a map, a canvas, a tall editor): the
 // upstream's click and hover scroll it only as Chromium's
 // scroll-into-view-if-needed does (not at all when it covers the viewport;
@@ -23,6 +25,16 @@ window.seen = { wheels: 0, clicks: [] };
 addEventListener('wheel', () => seen.wheels++, { passive: true, capture: true });
 map.addEventListener('click', (e) => seen.clicks.push({ x: e.clientX, y: e.clientY }));
 </script></body></html>`;
+
+// Elements whose bounding box is mostly something else: a link wrapped from
+// the end of one line to the start of the next, a rotated bar. The upstream
+// presses the middle of the element's own box; a point of the bounding box
+// used to be refused by Playwright's hit check ("<body> intercepts pointer
+// events") until the click timed out.
+const SHAPES = `<!doctype html><html><head><title>Shapes</title></head><body>
+<p style="width: 300px; font: 16px/20px sans-serif">Some text before the link that fills the line and then <a href="#wrapped" onclick="seen.link++">wrap link</a> and text after the link goes on and on.</p>
+<div role="button" aria-label="Bar" onclick="seen.bar++" style="margin: 80px; width: 200px; height: 16px; background: #c88; transform: rotate(35deg)"></div>
+<script>window.seen = { link: 0, bar: 0 };</script></body></html>`;
 
 interface Seen {
   wheels: number;
@@ -46,26 +58,31 @@ async function read(server: Connected): Promise<Seen> {
 /** Scrolls the page by script to `y`, forgets what was seen, then clicks (or hovers) the map. */
 async function pressMap(server: Connected, y: number, tool: 'browser_click' | 'browser_hover'): Promise<Seen> {
   await call(server, 'browser_evaluate', { function: `() => { scrollTo(0, ${y}); seen.wheels = 0; seen.clicks = []; }` });
-  const snapshot = await call(server, 'browser_snapshot');
-  const ref = snapshot.match(/button "Map" \[ref=([a-z0-9]+)\]/)?.[1];
-  assert.ok(ref, snapshot);
-  await call(server, tool, { target: ref, element: 'Map' });
+  await call(server, tool, { target: await refOf(server, /button "Map"/), element: 'Map' });
   return read(server);
 }
 
-describe('an element larger than the viewport', () => {
+async function refOf(server: Connected, label: RegExp): Promise<string> {
+  const snapshot = await call(server, 'browser_snapshot');
+  const ref = snapshot.match(new RegExp(`${label.source}[^\\n]*\\[ref=([a-z0-9]+)\\]`))?.[1];
+  assert.ok(ref, snapshot);
+  return ref;
+}
+
+describe('where humanised input points', () => {
   const dirs = useTempDir('spm-large-');
   let site: Site;
+  let shapes: Site;
   const servers: Connected[] = [];
   before(async () => {
-    site = await servePage(PAGE);
+    [site, shapes] = await Promise.all([servePage(PAGE), servePage(SHAPES)]);
   });
   after(async () => {
     await closeAll(servers);
-    await site.close();
+    await Promise.all([site.close(), shapes.close()]);
   });
 
-  test('is clicked and hovered where it shows, scrolled only as the upstream scrolls it (the upstream CLI alongside)', { timeout: 180_000 }, async () => {
+  test('an element larger than the viewport is clicked and hovered where it shows, scrolled only as the upstream scrolls it (the upstream CLI alongside)', { timeout: 180_000 }, async () => {
     const [upstream, ours] = await Promise.all([connectUpstream(`${dirs.path}/upstream`), connect(testEnv(`${dirs.path}/ours`))]);
     servers.push(upstream, ours);
     for (const server of [upstream, ours]) await call(server, 'browser_navigate', { url: site.url });
@@ -97,5 +114,29 @@ describe('an element larger than the viewport', () => {
       const [click] = seen.clicks;
       assert.ok(click!.y > 0 && click!.y < seen.viewport, `the click lands where the map shows: ${report}`);
     }
+  });
+
+  test('a wrapped link and a rotated bar are clicked on themselves, every time, as on the upstream (the upstream CLI alongside)', { timeout: 180_000 }, async () => {
+    const [upstream, ours] = await Promise.all([connectUpstream(`${dirs.path}/upstream-shapes`), connect(testEnv(`${dirs.path}/ours-shapes`))]);
+    servers.push(upstream, ours);
+    const run = async (server: Connected) => {
+      await call(server, 'browser_navigate', { url: shapes.url });
+      const link = await refOf(server, /link "wrap link"/);
+      const bar = await refOf(server, /button "Bar"/);
+      const errors: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        for (const [ref, element] of [[link, 'wrap link'], [bar, 'Bar']] as const) {
+          const result = await server.client.callTool({ name: 'browser_click', arguments: { target: ref, element } });
+          if (result.isError) errors.push(textOf(result).split('\n').slice(0, 2).join(' '));
+        }
+      }
+      const text = await call(server, 'browser_evaluate', { function: '() => JSON.stringify(seen)' });
+      return { seen: JSON.parse(JSON.parse(text.match(/### Result\n(.*)/)![1]!)) as { link: number; bar: number }, errors };
+    };
+    const theirs = await run(upstream);
+    const mine = await run(ours);
+    const report = JSON.stringify({ upstream: theirs, ours: mine });
+    assert.deepEqual(theirs, { seen: { link: 4, bar: 4 }, errors: [] }, report);
+    assert.deepEqual(mine, theirs, report);
   });
 });
