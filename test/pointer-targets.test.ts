@@ -36,6 +36,19 @@ const SHAPES = `<!doctype html><html><head><title>Shapes</title></head><body>
 <div role="button" aria-label="Bar" onclick="seen.bar++" style="margin: 80px; width: 200px; height: 16px; background: #c88; transform: rotate(35deg)"></div>
 <script>window.seen = { link: 0, bar: 0 };</script></body></html>`;
 
+// A flyout menu that opens while the pointer is over its entry (CSS :hover):
+// the upstream moves the pointer once, onto the item, and the menu stays
+// open; a curve from the entry to the item leaves the menu, which closes
+// under it, and the click waited for an item no longer shown until it timed out.
+const MENU = `<!doctype html><html><head><title>Menu</title><style>
+nav { position: relative; width: 160px; margin: 40px }
+.entry { padding: 8px; background: #eee }
+.flyout { display: none; position: absolute; left: 160px; top: 0; width: 160px; background: #ddf }
+nav:hover .flyout { display: block }
+.flyout a { display: block; padding: 6px }
+</style></head><body><nav><div class="entry">Products</div><div class="flyout">${Array.from({ length: 12 }, (_, i) => `<a href="#i${i + 1}" onclick="seen.clicks.push(${i + 1})">Item ${i + 1}</a>`).join('')}</div></nav>
+<script>window.seen = { clicks: [], moves: 0 }; addEventListener('mousemove', () => seen.moves++, true);</script></body></html>`;
+
 interface Seen {
   wheels: number;
   clicks: { x: number; y: number }[];
@@ -62,6 +75,11 @@ async function pressMap(server: Connected, y: number, tool: 'browser_click' | 'b
   return read(server);
 }
 
+async function readSeen(server: Connected): Promise<{ clicks: number[]; moves: number }> {
+  const text = await call(server, 'browser_evaluate', { function: '() => JSON.stringify(seen)' });
+  return JSON.parse(JSON.parse(text.match(/### Result\n(.*)/)![1]!)) as { clicks: number[]; moves: number };
+}
+
 async function refOf(server: Connected, label: RegExp): Promise<string> {
   const snapshot = await call(server, 'browser_snapshot');
   const ref = snapshot.match(new RegExp(`${label.source}[^\\n]*\\[ref=([a-z0-9]+)\\]`))?.[1];
@@ -73,13 +91,14 @@ describe('where humanised input points', () => {
   const dirs = useTempDir('spm-large-');
   let site: Site;
   let shapes: Site;
+  let menu: Site;
   const servers: Connected[] = [];
   before(async () => {
-    [site, shapes] = await Promise.all([servePage(PAGE), servePage(SHAPES)]);
+    [site, shapes, menu] = await Promise.all([servePage(PAGE), servePage(SHAPES), servePage(MENU)]);
   });
   after(async () => {
     await closeAll(servers);
-    await Promise.all([site.close(), shapes.close()]);
+    await Promise.all([site.close(), shapes.close(), menu.close()]);
   });
 
   test('an element larger than the viewport is clicked and hovered where it shows, scrolled only as the upstream scrolls it (the upstream CLI alongside)', { timeout: 180_000 }, async () => {
@@ -138,5 +157,34 @@ describe('where humanised input points', () => {
     const report = JSON.stringify({ upstream: theirs, ours: mine });
     assert.deepEqual(theirs, { seen: { link: 4, bar: 4 }, errors: [] }, report);
     assert.deepEqual(mine, theirs, report);
+  });
+
+  test('an item of a flyout menu open on hover is clicked, along the menu (the upstream CLI alongside)', { timeout: 180_000 }, async () => {
+    const [upstream, ours] = await Promise.all([connectUpstream(`${dirs.path}/upstream-menu`, ['--caps', 'vision']), connect(testEnv(`${dirs.path}/ours-menu`), ['--caps', 'vision'])]);
+    servers.push(upstream, ours);
+    const run = async (server: Connected) => {
+      await call(server, 'browser_navigate', { url: menu.url });
+      const entry = (await call(server, 'browser_snapshot')).match(/\[ref=([a-z0-9]+)\]: Products/)?.[1];
+      assert.ok(entry, 'the menu entry is in the snapshot');
+      const errors: string[] = [];
+      const moves: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        await call(server, 'browser_hover', { target: entry, element: 'Products' });
+        const item = await refOf(server, /link "Item 12"/);
+        const before = (await readSeen(server)).moves;
+        const result = await server.client.callTool({ name: 'browser_click', arguments: { target: item, element: 'Item 12' } });
+        if (result.isError) errors.push(textOf(result).split('\n').slice(0, 2).join(' '));
+        moves.push((await readSeen(server)).moves - before);
+        await call(server, 'browser_mouse_move_xy', { x: 600, y: 500 });
+      }
+      return { clicks: (await readSeen(server)).clicks, errors, moves };
+    };
+    const theirs = await run(upstream);
+    const mine = await run(ours);
+    const report = JSON.stringify({ upstream: theirs, ours: mine });
+    assert.deepEqual({ clicks: theirs.clicks, errors: theirs.errors }, { clicks: [12, 12, 12], errors: [] }, report);
+    assert.deepEqual({ clicks: mine.clicks, errors: mine.errors }, { clicks: theirs.clicks, errors: theirs.errors }, report);
+    // Ours got there along a way (a hand's path), not in the one jump the upstream makes.
+    assert.ok(mine.moves.every((n) => n > 3), report);
   });
 });

@@ -57,22 +57,26 @@ export function keepQueriesInUtilityWorld(context: BrowserContext, scripts: User
   else context.once('page', fromPage);
 }
 
-async function evalInUtilityWorld<T>(locator: Locator, fn: (element: Element) => string | null): Promise<T | null> {
+type WorldFunction = (element: Element, arg: string) => string | null;
+
+async function evalInUtilityWorld<T>(locator: Locator, fn: WorldFunction, arg: unknown): Promise<T | null> {
   const { _frame: frame, _selector: selector } = locator as unknown as { _frame?: { _channel?: Impl }; _selector?: string };
   if (!frame?._channel || typeof selector !== 'string') return null;
-  const params = { selector, strict: true, expression: fn.toString(), isFunction: true, arg: { value: { v: 'undefined' }, handles: [] }, world: 'utility' };
-  const { value } = (await frame._channel.evalOnSelector(params)) as { value?: { s?: unknown } };
-  return typeof value?.s === 'string' ? (JSON.parse(value.s) as T) : null;
+  const value = arg === undefined ? { v: 'undefined' } : { s: JSON.stringify(arg) };
+  const params = { selector, strict: true, expression: fn.toString(), isFunction: true, arg: { value, handles: [] }, world: 'utility' };
+  const { value: answer } = (await frame._channel.evalOnSelector(params)) as { value?: { s?: unknown } };
+  return typeof answer?.s === 'string' ? (JSON.parse(answer.s) as T) : null;
 }
 
 /**
  * Runs `fn` on the locator's element in Playwright's utility world (the page's
  * own world never sees the call) and returns what it gives back as a JSON
  * string, parsed; null when unknown: no such element, an error, or no answer
- * within `withinMs` (a busy page). `fn` must be self-contained.
+ * within `withinMs` (a busy page). `fn` must be self-contained; `arg` reaches
+ * it as JSON text.
  */
-export async function inUtilityWorld<T>(locator: Locator, fn: (element: Element) => string | null, withinMs: number): Promise<T | null> {
-  return (await withDeadline(evalInUtilityWorld<T>(locator, fn).catch(() => null), withinMs)) ?? null;
+export async function inUtilityWorld<T>(locator: Locator, fn: WorldFunction, withinMs: number, arg?: unknown): Promise<T | null> {
+  return (await withDeadline(evalInUtilityWorld<T>(locator, fn, arg).catch(() => null), withinMs)) ?? null;
 }
 
 // Scrolls the element into view, measures it and picks the point a pointer
@@ -123,4 +127,26 @@ export type ElementBox = { x: number; y: number; border: { left: number; top: nu
 /** The element's box in the page's viewport after scrolling it into view, and the pointer's point on it, asked in the utility world; null when unknown. */
 export function boxInUtilityWorld(locator: Locator, withinMs: number): Promise<ElementBox | null> {
   return inUtilityWorld<ElementBox>(locator, SCROLL_AND_MEASURE, withinMs);
+}
+
+// A menu that opens on hover (a CSS :hover rule, mouseenter) closes when the
+// pointer leaves it: the first of the paths whose every point stays over the
+// element's nearest hovered ancestor (body and html aside), 0 when it has
+// none, -1 when every path leaves it.
+const PATH_KEEPING_HOVER = (element: Element, arg: string) => {
+  const paths = JSON.parse(arg) as { x: number; y: number }[][];
+  let held: Element | null = null;
+  for (let e = element.parentElement; e && !held && e !== document.body && e !== document.documentElement; e = e.parentElement) if (e.matches(':hover')) held = e;
+  if (!held) return '0';
+  const root = element.getRootNode() as Document | ShadowRoot;
+  const over = (p: { x: number; y: number }) => {
+    const hit = root.elementFromPoint(p.x, p.y);
+    return !!hit && held.contains(hit);
+  };
+  return String(paths.findIndex((path) => path.every(over)));
+};
+
+/** Which of `paths` (viewport points) keeps an open hover menu around the element open: its index, -1 for none, null when unknown. */
+export function pathKeepingHover(locator: Locator, paths: { x: number; y: number }[][], withinMs: number): Promise<number | null> {
+  return inUtilityWorld<number>(locator, PATH_KEEPING_HOVER, withinMs, paths);
 }

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { boxInUtilityWorld } from '../utility-world.ts';
+import { boxInUtilityWorld, pathKeepingHover } from '../utility-world.ts';
 import { inputStep, raisesDialogsOnInput, watchForDialog } from './dialog-watch.ts';
 import { isHumanized } from './enabled.ts';
 import { between, sleep } from './timing.ts';
@@ -15,11 +15,11 @@ export const PREPARE_MS = 2000;
 
 type Point = { x: number; y: number };
 
-/** Points along a cubic Bézier from `from` to `to` with random control points. */
-export function pointerPath(from: Point, to: Point): Point[] {
+/** Points along a cubic Bézier from `from` to `to` with random control points (`bendRatio` 0: a straight line, eased). */
+export function pointerPath(from: Point, to: Point, bendRatio = 0.25): Point[] {
   const distance = Math.hypot(to.x - from.x, to.y - from.y);
   const steps = Math.max(8, Math.min(40, Math.round(distance / 25)));
-  const bend = () => between(-0.25, 0.25) * distance;
+  const bend = () => between(-bendRatio, bendRatio) * distance;
   const c1 = { x: from.x + (to.x - from.x) * 0.3 + bend(), y: from.y + (to.y - from.y) * 0.3 + bend() };
   const c2 = { x: from.x + (to.x - from.x) * 0.7 + bend(), y: from.y + (to.y - from.y) * 0.7 + bend() };
   const points = [];
@@ -39,6 +39,23 @@ export function pointerPath(from: Point, to: Point): Point[] {
 export function onPixelGrid(point: Point, pixelRatio: number): Point {
   const ratio = pixelRatio > 0 ? pixelRatio : 1;
   return { x: Math.round(point.x * ratio) / ratio, y: Math.round(point.y * ratio) / ratio };
+}
+
+/**
+ * The way to `target`: a curve; where the element is in a menu open while
+ * the pointer is over it (a flyout beside its entry), a way that stays over
+ * the menu, as a hand goes along it and then down (or down, then along);
+ * none stays: one move, as Playwright moves.
+ */
+async function pathTo(locator: Locator, from: Point, target: Point, grid: (point: Point) => Point): Promise<Point[]> {
+  const leg = (a: Point, b: Point) => pointerPath(a, b, 0);
+  const ways = [
+    pointerPath(from, target),
+    [...leg(from, { x: target.x, y: from.y }), ...leg({ x: target.x, y: from.y }, target)],
+    [...leg(from, { x: from.x, y: target.y }), ...leg({ x: from.x, y: target.y }, target)],
+  ].map((way) => way.map(grid));
+  const kept = await pathKeepingHover(locator, ways, PREPARE_MS);
+  return kept === null || kept < 0 ? [target] : ways[kept]!;
 }
 
 /**
@@ -68,7 +85,7 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     if (!box || !target) return undefined;
     const grid = (point: Point) => onPixelGrid(point, box.pixelRatio);
     let last = from;
-    for (const point of pointerPath(from, target).map(grid)) {
+    for (const point of await pathTo(locator, from, target, grid)) {
       if (point.x === last.x && point.y === last.y) continue;
       if (!(await move(point))) return undefined;
       last = point;
