@@ -1,4 +1,5 @@
 import type { Locator } from 'playwright-core';
+import { inUtilityWorld } from '../utility-world.ts';
 import { inputStep, watchForDialog } from './dialog-watch.ts';
 import { plainPress } from './keys.ts';
 import { approach, PREPARE_MS } from './pointer.ts';
@@ -9,6 +10,9 @@ interface SelectOption {
   label: string;
   disabled: boolean;
 }
+
+// Read in Playwright's utility world: whether the select has the focus.
+const HAS_FOCUS = (element: Element) => JSON.stringify((element.getRootNode() as Document | ShadowRoot).activeElement === element);
 
 // Options read one by one (the page's own world is never asked); past this many, the plain action runs.
 const MAX_OPTIONS = 100;
@@ -56,8 +60,8 @@ export async function selectLikeAPerson(select: Locator, wanted: { any?: string;
     if (!(await step(() => page.mouse.up()))) return undefined;
     await sleep(between(150, 350));
     // A widget that keeps the select from taking focus (a custom dropdown) would get the keys on the page instead.
-    const focused = await select.ariaSnapshot({ mode: 'ai', depth: 1, timeout: PREPARE_MS } as Parameters<Locator['ariaSnapshot']>[0]);
-    if (!/^- combobox\b[^\n]*\[active\]/.test(focused)) return undefined;
+    // Asked in the utility world: an 'ai' aria snapshot of the select would replace the refs of the agent's last snapshot.
+    if ((await inUtilityWorld<boolean>(select, HAS_FOCUS, PREPARE_MS)) !== true) return undefined;
     const passed = target > from ? options.slice(from + 1, target + 1) : options.slice(target, from);
     const key = target > from ? 'ArrowDown' : 'ArrowUp';
     for (let i = passed.filter((o) => !o.disabled).length; i > 0; i--) {
