@@ -119,10 +119,13 @@ const SCROLL_AND_MEASURE = (element: Element) => {
     const y = Math.round((best.top + (best.bottom - best.top) * fy) * ratio) / ratio;
     if (x > best.left && x < best.right && y > best.top && y < best.bottom && hits(x, y)) target = { x, y };
   }
-  return JSON.stringify({ x: box.x, y: box.y, border, pixelRatio: ratio, target });
+  // Whether an ancestor (body and html aside) is under the pointer: a menu open on hover, whose way there pathKeepingHover picks.
+  let hovered = false;
+  for (let e = element.parentElement; e && !hovered && e !== document.body && e !== document.documentElement; e = e.parentElement) hovered = e.matches(':hover');
+  return JSON.stringify({ x: box.x, y: box.y, border, pixelRatio: ratio, target, hovered });
 };
 
-export type ElementBox = { x: number; y: number; border: { left: number; top: number }; pixelRatio: number; target: { x: number; y: number } | null };
+export type ElementBox = { x: number; y: number; border: { left: number; top: number }; pixelRatio: number; target: { x: number; y: number } | null; hovered: boolean };
 
 /** The element's box in the page's viewport after scrolling it into view, and the pointer's point on it, asked in the utility world; null when unknown. */
 export function boxInUtilityWorld(locator: Locator, withinMs: number): Promise<ElementBox | null> {

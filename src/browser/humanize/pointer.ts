@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { boxInUtilityWorld, pathKeepingHover } from '../utility-world.ts';
+import { boxInUtilityWorld, pathKeepingHover, type ElementBox } from '../utility-world.ts';
 import { inputStep, raisesDialogsOnInput, watchForDialog } from './dialog-watch.ts';
 import { isHumanized } from './enabled.ts';
 import { between, sleep } from './timing.ts';
@@ -47,13 +47,14 @@ export function onPixelGrid(point: Point, pixelRatio: number): Point {
  * the menu, as a hand goes along it and then down (or down, then along);
  * none stays: one move, as Playwright moves.
  */
-async function pathTo(locator: Locator, from: Point, target: Point, grid: (point: Point) => Point): Promise<Point[]> {
+async function pathTo(locator: Locator, box: ElementBox, from: Point, target: Point): Promise<Point[]> {
+  const grid = (point: Point) => onPixelGrid(point, box.pixelRatio);
+  const curve = pointerPath(from, target).map(grid);
+  // No ancestor under the pointer (the common case): nothing to keep open, no second question to the page.
+  if (!box.hovered) return curve;
   const leg = (a: Point, b: Point) => pointerPath(a, b, 0);
-  const ways = [
-    pointerPath(from, target),
-    [...leg(from, { x: target.x, y: from.y }), ...leg({ x: target.x, y: from.y }, target)],
-    [...leg(from, { x: from.x, y: target.y }), ...leg({ x: from.x, y: target.y }, target)],
-  ].map((way) => way.map(grid));
+  const via = (corner: Point) => [...leg(from, corner), ...leg(corner, target)].map(grid);
+  const ways = [curve, via({ x: target.x, y: from.y }), via({ x: from.x, y: target.y })];
   const kept = await pathKeepingHover(locator, ways, PREPARE_MS);
   return kept === null || kept < 0 ? [target] : ways[kept]!;
 }
@@ -83,9 +84,8 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     const box = await boxInUtilityWorld(locator, PREPARE_MS * 2);
     const target = box?.target;
     if (!box || !target) return undefined;
-    const grid = (point: Point) => onPixelGrid(point, box.pixelRatio);
     let last = from;
-    for (const point of await pathTo(locator, from, target, grid)) {
+    for (const point of await pathTo(locator, box, from, target)) {
       if (point.x === last.x && point.y === last.y) continue;
       if (!(await move(point))) return undefined;
       last = point;
