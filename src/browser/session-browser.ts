@@ -44,6 +44,8 @@ export class SessionBrowser {
   #log: Logger;
   #hooks: BrowserHooks;
   #pending: Promise<BrowserContext> | undefined;
+  /** The launch (or warm page opening) still running, if any. */
+  #inFlight: Promise<void> | undefined;
   #browser: Browser | undefined;
   /** Set for a persistent profile: closing it (not the browser) flushes cookies and storage. */
   #persistent: BrowserContext | undefined;
@@ -85,11 +87,34 @@ export class SessionBrowser {
 
   #ensureLaunched(): Promise<BrowserContext> {
     if (this.#closed) return Promise.reject(new Error('The session is closed.'));
-    this.#pending ??= this.#launch().catch((error: unknown) => {
-      this.#pending = undefined;
-      throw error;
-    });
+    this.#pending ??= this.#track(
+      this.#launch().catch((error: unknown) => {
+        this.#pending = undefined;
+        throw error;
+      }),
+    );
     return this.#pending;
+  }
+
+  #track(launch: Promise<BrowserContext>): Promise<BrowserContext> {
+    const settled = launch.then(
+      () => {},
+      () => {},
+    );
+    this.#inFlight = settled;
+    void settled.then(() => {
+      if (this.#inFlight === settled) this.#inFlight = undefined;
+    });
+    return launch;
+  }
+
+  /**
+   * Settles when the launch under way ends (undefined when none is): a tool
+   * call's deadline counts from then, as the upstream's timeouts count from
+   * its browser being up. A launch is bounded by its own timeouts.
+   */
+  launchInFlight(): Promise<void> | undefined {
+    return this.#inFlight;
   }
 
   /** Starts the launch now; a failure is reported again by the first context() call. */
@@ -118,12 +143,14 @@ export class SessionBrowser {
     const pending = this.#pending;
     if (!pending || this.#contextGiven) return Promise.resolve();
     this.#warm = true;
-    this.#pending = pending.then(async (context) => {
-      await openPageAhead(context);
-      // A browser that died meanwhile: the upstream, handed its context after
-      // the close event, would never hear of it. It gets a fresh launch instead.
-      return this.running ? context : this.#ensureLaunched();
-    });
+    this.#pending = this.#track(
+      pending.then(async (context) => {
+        await openPageAhead(context);
+        // A browser that died meanwhile: the upstream, handed its context after
+        // the close event, would never hear of it. It gets a fresh launch instead.
+        return this.running ? context : this.#ensureLaunched();
+      }),
+    );
     return this.#pending.then(
       () => {},
       () => {},

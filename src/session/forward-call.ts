@@ -1,6 +1,6 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, isMcpError, type Client } from '../mcp-sdk.ts';
+import type { Client } from '../mcp-sdk.ts';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -19,6 +19,39 @@ export function callDeadlineMs(name: string, args: Record<string, unknown> | und
   return Math.max(UPSTREAM_CALL_DEADLINE_MS, navigationTimeoutMs, waitSeconds * 1000 + UPSTREAM_CALL_DEADLINE_MS) + MARGIN_MS;
 }
 
+/** Longer than any deadline of ours: the SDK's own request timeout (60 s by default) must never fire first. */
+const SDK_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * Aborts after `ms` of the call's own time: a browser launch under way (the
+ * first call of a session, a build download, a machine under load) is not
+ * counted, as the upstream's timeouts do not count its launch.
+ */
+function callDeadline(ms: number, launchInFlight: () => Promise<void> | undefined): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let disposed = false;
+  const arm = () => {
+    timer = setTimeout(() => {
+      const launch = launchInFlight();
+      if (!launch) return controller.abort();
+      void launch.then(() => {
+        if (!disposed) arm();
+      });
+    }, ms);
+  };
+  const first = launchInFlight();
+  if (first) void first.then(() => !disposed && arm());
+  else arm();
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      disposed = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
 /**
  * Forwards a tool call unchanged: the client's cancellation aborts the upstream
  * call, and upstream progress reaches the client under the client's own token.
@@ -28,12 +61,15 @@ export async function forwardToolCall(
   params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } },
   extra: Extra,
   deadlineMs: number,
+  launchInFlight: () => Promise<void> | undefined = () => undefined,
 ): Promise<CallToolResult> {
   const progressToken = params._meta?.progressToken;
   const { _meta: _clientMeta, ...call } = params;
+  const deadline = callDeadline(deadlineMs, launchInFlight);
   const pending = upstream.callTool(call, undefined, {
-    signal: extra.signal,
-    timeout: deadlineMs,
+    // Aborting sends the upstream notifications/cancelled, as the client's own cancel does.
+    signal: AbortSignal.any([extra.signal, deadline.signal]),
+    timeout: SDK_TIMEOUT_MS,
     ...(progressToken === undefined
       ? {}
       : {
@@ -44,9 +80,10 @@ export async function forwardToolCall(
   try {
     return (await pending) as CallToolResult;
   } catch (error) {
-    // The SDK cancels the upstream call (notifications/cancelled) when its timeout fires.
-    if (!isMcpError(error, ErrorCode.RequestTimeout) || extra.signal.aborted) throw error;
+    if (!deadline.signal.aborted || extra.signal.aborted) throw error;
     const text = `### Error\nTimeout ${deadlineMs}ms exceeded: ${params.name} did not finish (the page may be stuck); the bridge cancelled it so the session can go on.`;
     return { content: [{ type: 'text', text }], isError: true };
+  } finally {
+    deadline.dispose();
   }
 }
