@@ -49,6 +49,18 @@ nav:hover .flyout { display: block }
 </style></head><body><nav><div class="entry">Products</div><div class="flyout">${Array.from({ length: 12 }, (_, i) => `<a href="#i${i + 1}" onclick="seen.clicks.push(${i + 1})">Item ${i + 1}</a>`).join('')}</div></nav>
 <script>window.seen = { clicks: [], moves: 0 }; addEventListener('mousemove', () => seen.moves++, true);</script></body></html>`;
 
+// A button in a frame (a login form, a payment field, a captcha's checkbox):
+// one frame of the page's origin's site, one of another site (its own
+// renderer process). Each counts the mouse moves it saw before a click.
+const IN_FRAME = `<!doctype html><html><head><title>Framed</title></head><body style="margin: 0">
+<button id="go" style="margin: 60px 0 0 80px">Press</button><p id="out">none</p>
+<script>let moves = 0; const seen = []; addEventListener('mousemove', () => moves++, true);
+go.onclick = (e) => { seen.push(moves + '@' + e.clientX + ',' + e.clientY); moves = 0; out.textContent = name + ' ' + seen.join(' '); };</script></body></html>`;
+const framesPage = (same: string, other: string) => `<!doctype html><html><head><title>Frames</title></head><body style="margin: 0">
+<div style="height: 200px">top</div>
+<iframe name="same" src="${same}" style="margin-left: 250px; width: 360px; height: 200px; border: 3px solid #888"></iframe>
+<iframe name="other" src="${other}" style="margin-left: 40px; width: 360px; height: 200px; border: 0"></iframe></body></html>`;
+
 interface Seen {
   wheels: number;
   clicks: { x: number; y: number }[];
@@ -92,13 +104,16 @@ describe('where humanised input points', () => {
   let site: Site;
   let shapes: Site;
   let menu: Site;
+  let inner: Site;
+  let outer: Site;
   const servers: Connected[] = [];
   before(async () => {
-    [site, shapes, menu] = await Promise.all([servePage(PAGE), servePage(SHAPES), servePage(MENU)]);
+    [site, shapes, menu, inner] = await Promise.all([servePage(PAGE), servePage(SHAPES), servePage(MENU), servePage(IN_FRAME)]);
+    outer = await servePage(framesPage(inner.url, inner.url.replace('127.0.0.1', 'localhost')));
   });
   after(async () => {
     await closeAll(servers);
-    await Promise.all([site.close(), shapes.close(), menu.close()]);
+    await Promise.all([site.close(), shapes.close(), menu.close(), inner.close(), outer.close()]);
   });
 
   test('an element larger than the viewport is clicked and hovered where it shows, scrolled only as the upstream scrolls it (the upstream CLI alongside)', { timeout: 180_000 }, async () => {
@@ -157,6 +172,43 @@ describe('where humanised input points', () => {
     const report = JSON.stringify({ upstream: theirs, ours: mine });
     assert.deepEqual(theirs, { seen: { link: 4, bar: 4 }, errors: [] }, report);
     assert.deepEqual(mine, theirs, report);
+  });
+
+  test('a button in a frame, of the same site and of another, is pressed by a pointer that travels there (the upstream CLI alongside)', { timeout: 180_000 }, async (t) => {
+    {
+      const [upstream, ours] = await Promise.all([connectUpstream(`${dirs.path}/upstream-frames`), connect(testEnv(`${dirs.path}/ours-frames`))]);
+      servers.push(upstream, ours);
+      const run = async (server: Connected) => {
+        await call(server, 'browser_navigate', { url: outer.url });
+        const errors: string[] = [];
+        for (let i = 0; i < 6; i++) {
+          let refs: string[] = [];
+          // The other site's frame may still be loading after the navigate.
+          for (let tries = 0; refs.length < 2 && tries < 20; tries++) {
+            if (tries) await new Promise((r) => setTimeout(r, 250));
+            refs = [...(await call(server, 'browser_snapshot')).matchAll(/button "Press"[^\n]*\[ref=([a-z0-9]+)\]/g)].map((m) => m[1]!);
+          }
+          assert.equal(refs.length, 2, 'both frames are in the snapshot');
+          const result = await server.client.callTool({ name: 'browser_click', arguments: { target: refs[i % 2]!, element: 'Press' } });
+          if (result.isError) errors.push(textOf(result).split('\n').slice(0, 2).join(' '));
+        }
+        const snapshot = await call(server, 'browser_snapshot');
+        const clicks = (frame: string) => (snapshot.match(new RegExp(`${frame}((?: \\d+@\\d+(?:\\.\\d+)?,\\d+(?:\\.\\d+)?)+)`))?.[1] ?? '').trim().split(' ').filter(Boolean);
+        return { errors, same: clicks('same'), other: clicks('other') };
+      };
+      const theirs = await run(upstream);
+      const mine = await run(ours);
+      const report = JSON.stringify({ upstream: theirs, ours: mine });
+      t.diagnostic(`moves in the frame before each click @ its point: ${report}`);
+      assert.deepEqual([theirs.errors, theirs.same.length, theirs.other.length], [[], 3, 3], report);
+      assert.deepEqual([mine.errors, mine.same.length, mine.other.length], [[], 3, 3], report);
+      for (const click of [...mine.same, ...mine.other]) {
+        const [moves, x, y] = click.split(/[@,]/).map(Number);
+        // Moves inside the frame on the way, and a point a mouse lands on (whole pixels at a ratio of 1).
+        assert.ok(moves! >= 3, `ours travels into the frame: ${report}`);
+        assert.ok(Number.isInteger(x) && Number.isInteger(y), report);
+      }
+    }
   });
 
   test('an item of a flyout menu open on hover is clicked, along the menu (the upstream CLI alongside)', { timeout: 180_000 }, async () => {

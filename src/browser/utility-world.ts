@@ -15,11 +15,11 @@ import type { UserScripts } from './user-scripts.ts';
 // the user wrote (browser_evaluate, browser_run_code_unsafe), whose element
 // handles must be the page's, as on the upstream.
 
-type Impl = Record<string, any>;
+export type Impl = Record<string, any>;
 type Target = { selector: string; strict?: boolean; scope?: unknown };
 
 /** The in-process server object behind a client object (Playwright's own toImpl). */
-function serverObject(client: object): Impl | undefined {
+export function serverObject(client: object): Impl | undefined {
   return (client as { _connection?: { toImpl?: (x: object) => Impl } })._connection?.toImpl?.(client);
 }
 
@@ -85,10 +85,9 @@ export async function inUtilityWorld<T>(locator: Locator, fn: WorldFunction, wit
 // the viewport shows in part), on the device pixel grid a real mouse lands
 // on, and where a hit test finds the element itself (a rotated bar's bounding
 // box is mostly something else; Playwright would refuse a press there as
-// intercepted). No such point: null, and Playwright picks its own. An element
-// inside a frame is left to Playwright (its box would be the frame's).
+// intercepted). No such point: null, and Playwright picks its own. Inside a
+// frame, all of it is in the frame's viewport (frame-point.ts places it in the page's).
 const SCROLL_AND_MEASURE = (element: Element) => {
-  if (window !== window.top) return null;
   (element as Element & { scrollIntoViewIfNeeded?(center: boolean): void }).scrollIntoViewIfNeeded?.(true);
   const box = element.getBoundingClientRect();
   // Playwright's click position is relative to the padding box: its own border widths (getElementBorderWidth).
@@ -122,12 +121,12 @@ const SCROLL_AND_MEASURE = (element: Element) => {
   // Whether an ancestor (body and html aside) is under the pointer: a menu open on hover, whose way there pathKeepingHover picks.
   let hovered = false;
   for (let e = element.parentElement; e && !hovered && e !== document.body && e !== document.documentElement; e = e.parentElement) hovered = e.matches(':hover');
-  return JSON.stringify({ x: box.x, y: box.y, border, pixelRatio: ratio, target, hovered });
+  return JSON.stringify({ x: box.x, y: box.y, border, pixelRatio: ratio, target, hovered, framed: window !== window.top });
 };
 
-export type ElementBox = { x: number; y: number; border: { left: number; top: number }; pixelRatio: number; target: { x: number; y: number } | null; hovered: boolean };
+export type ElementBox = { x: number; y: number; border: { left: number; top: number }; pixelRatio: number; target: { x: number; y: number } | null; hovered: boolean; framed: boolean };
 
-/** The element's box in the page's viewport after scrolling it into view, and the pointer's point on it, asked in the utility world; null when unknown. */
+/** The element's box in its frame's viewport after scrolling it into view, and the pointer's point on it, asked in the utility world; null when unknown. */
 export function boxInUtilityWorld(locator: Locator, withinMs: number): Promise<ElementBox | null> {
   return inUtilityWorld<ElementBox>(locator, SCROLL_AND_MEASURE, withinMs);
 }
@@ -149,7 +148,7 @@ const PATH_KEEPING_HOVER = (element: Element, arg: string) => {
   return String(paths.findIndex((path) => path.every(over)));
 };
 
-/** Which of `paths` (viewport points) keeps an open hover menu around the element open: its index, -1 for none, null when unknown. */
+/** Which of `paths` (points of the element's frame's viewport) keeps an open hover menu around the element open: its index, -1 for none, null when unknown. */
 export function pathKeepingHover(locator: Locator, paths: { x: number; y: number }[][], withinMs: number): Promise<number | null> {
   return inUtilityWorld<number>(locator, PATH_KEEPING_HOVER, withinMs, paths);
 }

@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { boxInUtilityWorld, pathKeepingHover, type ElementBox } from '../utility-world.ts';
 import { inputStep, raisesDialogsOnInput, watchForDialog } from './dialog-watch.ts';
 import { isHumanized } from './enabled.ts';
+import { pointInPage } from './frame-point.ts';
 import { between, sleep } from './timing.ts';
 import { wheelIntoView } from './wheel.ts';
 
@@ -45,9 +46,10 @@ export function onPixelGrid(point: Point, pixelRatio: number): Point {
  * The way to `target`: a curve; where the element is in a menu open while
  * the pointer is over it (a flyout beside its entry), a way that stays over
  * the menu, as a hand goes along it and then down (or down, then along);
- * none stays: one move, as Playwright moves.
+ * none stays: one move, as Playwright moves. `origin`: where the element's
+ * frame's viewport starts in the page's.
  */
-async function pathTo(locator: Locator, box: ElementBox, from: Point, target: Point): Promise<Point[]> {
+async function pathTo(locator: Locator, box: ElementBox, from: Point, target: Point, origin: Point): Promise<Point[]> {
   const grid = (point: Point) => onPixelGrid(point, box.pixelRatio);
   const curve = pointerPath(from, target).map(grid);
   // No ancestor under the pointer (the common case): nothing to keep open, no second question to the page.
@@ -55,7 +57,8 @@ async function pathTo(locator: Locator, box: ElementBox, from: Point, target: Po
   const leg = (a: Point, b: Point) => pointerPath(a, b, 0);
   const via = (corner: Point) => [...leg(from, corner), ...leg(corner, target)].map(grid);
   const ways = [curve, via({ x: target.x, y: from.y }), via({ x: from.x, y: target.y })];
-  const kept = await pathKeepingHover(locator, ways, PREPARE_MS);
+  const inFrame = ways.map((way) => way.map((p) => ({ x: p.x - origin.x, y: p.y - origin.y })));
+  const kept = await pathKeepingHover(locator, inFrame, PREPARE_MS);
   return kept === null || kept < 0 ? [target] : ways[kept]!;
 }
 
@@ -82,10 +85,14 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     if (watch.open) return undefined;
     // Asked in Playwright's utility world: locator.boundingBox() would hand the element to the page's own world (utility-world.ts).
     const box = await boxInUtilityWorld(locator, PREPARE_MS * 2);
-    const target = box?.target;
-    if (!box || !target) return undefined;
+    if (!box?.target) return undefined;
+    // Inside a frame: the point where the frame shows it, on the page's pixel grid.
+    const shown = await pointInPage(locator, { ...box, target: box.target }, PREPARE_MS);
+    if (!shown) return undefined;
+    const origin = { x: shown.x - box.target.x, y: shown.y - box.target.y };
+    const target = onPixelGrid(shown, box.pixelRatio);
     let last = from;
-    for (const point of await pathTo(locator, box, from, target)) {
+    for (const point of await pathTo(locator, box, from, target, origin)) {
       if (point.x === last.x && point.y === last.y) continue;
       if (!(await move(point))) return undefined;
       last = point;
@@ -95,7 +102,7 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     await sleep(between(40, 120));
     // Playwright truncates a click point to 1/100 px: a hair past the point keeps float error from landing it off the grid.
     const HAIR = 0.001;
-    return { x: target.x - box.x - (box.border.left || 0) + HAIR, y: target.y - box.y - (box.border.top || 0) + HAIR };
+    return { x: target.x - origin.x - box.x - (box.border.left || 0) + HAIR, y: target.y - origin.y - box.y - (box.border.top || 0) + HAIR };
   } finally {
     watch.dispose();
   }
