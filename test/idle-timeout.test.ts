@@ -9,7 +9,12 @@ import { connectUpstream } from './helpers/upstream-cli.ts';
 // --idle-timeout, as a user's upstream command line sets it: the browser is
 // closed after that long without a call, and the next call runs in a new one.
 // The same calls on the upstream CLI in the same run read the same.
-const IDLE = ['--idle-timeout', '1500'];
+// The upstream counts from the start of the last call (backend callTool
+// pokes its timer): a first navigate slower than the timeout (a launch on a
+// loaded machine, over 1.5 s in a CI run) has its browser closed under it.
+// 5 s stays clear of that.
+const IDLE_MS = 5000;
+const IDLE = ['--idle-timeout', String(IDLE_MS)];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function drive(server: Connected, site: string): Promise<{ texts: string[]; browsersWhileIdle: number[] }> {
@@ -20,12 +25,12 @@ async function drive(server: Connected, site: string): Promise<{ texts: string[]
   };
   await call('browser_navigate', { url: `${site}/form` });
   assert.ok(browserProcessesOf(server.transport.pid).length > 0, 'a browser runs after the navigate');
-  await waitFor(() => browserProcessesOf(server.transport.pid).length === 0, 5000);
+  await waitFor(() => browserProcessesOf(server.transport.pid).length === 0, IDLE_MS + 10_000);
   const browsersWhileIdle = browserProcessesOf(server.transport.pid);
   await call('browser_evaluate', { function: '() => location.href' });
   await call('browser_tabs', { action: 'list' });
   await call('browser_navigate', { url: `${site}/second` });
-  await sleep(3000);
+  await sleep(IDLE_MS + 1500);
   await call('browser_snapshot');
   return { texts, browsersWhileIdle };
 }
@@ -61,7 +66,7 @@ describe('--idle-timeout closes an idle browser and the next call launches a new
   test('a call longer than the timeout keeps its browser (the countdown starts when calls end)', async () => {
     const { client } = servers[0]!;
     await client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/second` } });
-    const waited = await client.callTool({ name: 'browser_wait_for', arguments: { time: 3 } });
+    const waited = await client.callTool({ name: 'browser_wait_for', arguments: { time: IDLE_MS / 1000 + 1.5 } });
     assert.equal(waited.isError, undefined, textOf(waited));
     const title = textOf(await client.callTool({ name: 'browser_evaluate', arguments: { function: '() => document.title' } }));
     assert.match(title, /### Result\n"Second"/);
