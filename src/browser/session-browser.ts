@@ -32,6 +32,13 @@ import { consoleMayHaveChanged, flushConsoleBeforeReads } from './quiet-runtime/
 import type { BrowserHooks } from './browser-hooks.ts';
 import { PasskeyGuard } from './passkey-guard.ts';
 
+/** When this session's browser launches end (forward-call.ts counts a call's deadline from then). */
+export interface LaunchClock {
+  inFlight(): Promise<void> | undefined;
+  /** performance.now() when the last launch ended; -Infinity before any. */
+  endedAt(): number;
+}
+
 /** How long closing a browser's contexts may take before the browser itself is closed. */
 const CONTEXT_CLOSE_MS = 5_000;
 
@@ -46,6 +53,7 @@ export class SessionBrowser {
   #pending: Promise<BrowserContext> | undefined;
   /** The launch (or warm page opening) still running, if any. */
   #inFlight: Promise<void> | undefined;
+  #launchEndedAt = -Infinity;
   #browser: Browser | undefined;
   /** Set for a persistent profile: closing it (not the browser) flushes cookies and storage. */
   #persistent: BrowserContext | undefined;
@@ -103,18 +111,20 @@ export class SessionBrowser {
     );
     this.#inFlight = settled;
     void settled.then(() => {
+      this.#launchEndedAt = performance.now();
       if (this.#inFlight === settled) this.#inFlight = undefined;
     });
     return launch;
   }
 
   /**
-   * Settles when the launch under way ends (undefined when none is): a tool
-   * call's deadline counts from then, as the upstream's timeouts count from
-   * its browser being up. A launch is bounded by its own timeouts.
+   * The launch under way (settles when it ends; undefined when none is) and
+   * when the last one ended: a tool call's deadline counts from the later of
+   * its start and that end, as the upstream's timeouts count from its
+   * browser being up. A launch is bounded by its own timeouts.
    */
-  launchInFlight(): Promise<void> | undefined {
-    return this.#inFlight;
+  get launches(): LaunchClock {
+    return { inFlight: () => this.#inFlight, endedAt: () => this.#launchEndedAt };
   }
 
   /** Starts the launch now; a failure is reported again by the first context() call. */

@@ -266,7 +266,7 @@ export class BridgeSession {
     const onCancel = () => this.#hangs.afterCancel();
     extra.signal.addEventListener('abort', onCancel, { once: true });
     try {
-      return await forwardToolCall(this.#requireUpstream(), params, extra, this.#deadline(params), () => this.browser.launchInFlight());
+      return await forwardToolCall(this.#requireUpstream(), params, extra, this.#deadline(params), this.browser.launches);
     } finally {
       extra.signal.removeEventListener('abort', onCancel);
     }

@@ -1,6 +1,9 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '../mcp-sdk.ts';
+import type { LaunchClock } from '../browser/session-browser.ts';
+
+const NO_LAUNCHES: LaunchClock = { inFlight: () => undefined, endedAt: () => -Infinity };
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -23,26 +26,26 @@ export function callDeadlineMs(name: string, args: Record<string, unknown> | und
 const SDK_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
- * Aborts after `ms` of the call's own time: a browser launch under way (the
- * first call of a session, a build download, a machine under load) is not
- * counted, as the upstream's timeouts do not count its launch.
+ * Aborts after `ms` of the call's own time, counted from the later of the
+ * call's start and the end of a browser launch (the first call of a session,
+ * a build download, a machine under load): the upstream's timeouts do not
+ * count its launch either.
  */
-function callDeadline(ms: number, launchInFlight: () => Promise<void> | undefined): { signal: AbortSignal; dispose(): void } {
+function callDeadline(ms: number, launches: LaunchClock): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let disposed = false;
-  const arm = () => {
+  const arm = (delay: number) => {
+    if (disposed) return;
     timer = setTimeout(() => {
-      const launch = launchInFlight();
-      if (!launch) return controller.abort();
-      void launch.then(() => {
-        if (!disposed) arm();
-      });
-    }, ms);
+      const launch = launches.inFlight();
+      if (launch) return void launch.then(() => arm(ms));
+      const left = launches.endedAt() + ms - performance.now();
+      if (left > 0) arm(left);
+      else controller.abort();
+    }, delay);
   };
-  const first = launchInFlight();
-  if (first) void first.then(() => !disposed && arm());
-  else arm();
+  arm(ms);
   return {
     signal: controller.signal,
     dispose: () => {
@@ -61,11 +64,11 @@ export async function forwardToolCall(
   params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } },
   extra: Extra,
   deadlineMs: number,
-  launchInFlight: () => Promise<void> | undefined = () => undefined,
+  launches: LaunchClock = NO_LAUNCHES,
 ): Promise<CallToolResult> {
   const progressToken = params._meta?.progressToken;
   const { _meta: _clientMeta, ...call } = params;
-  const deadline = callDeadline(deadlineMs, launchInFlight);
+  const deadline = callDeadline(deadlineMs, launches);
   const pending = upstream.callTool(call, undefined, {
     // Aborting sends the upstream notifications/cancelled, as the client's own cancel does.
     signal: AbortSignal.any([extra.signal, deadline.signal]),
