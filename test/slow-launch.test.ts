@@ -31,7 +31,11 @@ describe('a browser that takes longer to start than a call may take', { timeout:
     site.url = `http://127.0.0.1:${(slowPage.address() as AddressInfo).port}`;
   });
   after(async () => {
-    await Promise.all(open.map((c) => c.client.close().catch(() => {})));
+    // Each server finishes writing into its output dir before the dir is removed at exit.
+    await Promise.all(open.map(async (c) => {
+      await c.client.close().catch(() => {});
+      await Promise.race([c.transport.exit, new Promise((r) => setTimeout(r, 15_000))]);
+    }));
     // Chromium's favicon request may still be waiting on this server.
     slowPage.closeAllConnections();
     await new Promise<void>((resolve) => slowPage.close(() => resolve()));
