@@ -3,8 +3,6 @@ import type { CallToolResult, ServerNotification, ServerRequest } from '@modelco
 import type { Client } from '../mcp-sdk.ts';
 import type { LaunchClock } from '../browser/session-browser.ts';
 
-const NO_LAUNCHES: LaunchClock = { inFlight: () => undefined, endedAt: () => -Infinity };
-
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 // The upstream's own deadline for one tool call (browserBackend.callTool).
@@ -64,7 +62,7 @@ export async function forwardToolCall(
   params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } },
   extra: Extra,
   deadlineMs: number,
-  launches: LaunchClock = NO_LAUNCHES,
+  launches: LaunchClock,
 ): Promise<CallToolResult> {
   const progressToken = params._meta?.progressToken;
   const { _meta: _clientMeta, ...call } = params;

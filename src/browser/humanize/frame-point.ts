@@ -1,6 +1,6 @@
 import type { Locator } from 'playwright-core';
 import { withDeadline } from '../deadline.ts';
-import { serverObject, type ElementBox, type Impl } from '../utility-world.ts';
+import { serverObject, type Impl } from '../utility-world.ts';
 
 // An element inside a frame (a login form, a payment field, a captcha's
 // checkbox) is measured in its frame's viewport; the mouse moves in the
@@ -63,8 +63,7 @@ async function climb(locator: Locator, start: Point): Promise<Point | null> {
  * of the iframe's part in view, covered, a transformed iframe) or cannot be
  * known within `withinMs`.
  */
-export async function pointInPage(locator: Locator, box: ElementBox & { target: Point }, withinMs: number): Promise<Point | null> {
-  const point = box.target;
-  if (!box.framed) return point;
+export async function pointInPage(locator: Locator, point: Point, framed: boolean, withinMs: number): Promise<Point | null> {
+  if (!framed) return point;
   return (await withDeadline(climb(locator, point).catch(() => null), withinMs)) ?? null;
 }

@@ -87,7 +87,7 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     const box = await boxInUtilityWorld(locator, PREPARE_MS * 2);
     if (!box?.target) return undefined;
     // Inside a frame: the point where the frame shows it, on the page's pixel grid.
-    const shown = await pointInPage(locator, { ...box, target: box.target }, PREPARE_MS);
+    const shown = await pointInPage(locator, box.target, box.framed, PREPARE_MS);
     if (!shown) return undefined;
     const origin = { x: shown.x - box.target.x, y: shown.y - box.target.y };
     const target = onPixelGrid(shown, box.pixelRatio);
