@@ -55,11 +55,22 @@ nav:hover .flyout { display: block }
 const IN_FRAME = `<!doctype html><html><head><title>Framed</title></head><body style="margin: 0">
 <button id="go" style="margin: 60px 0 0 80px">Press</button><p id="out">none</p>
 <script>let moves = 0; const seen = []; addEventListener('mousemove', () => moves++, true);
+addEventListener('wheel', () => parent.postMessage('wheel', '*'), { passive: true, capture: true });
 go.onclick = (e) => { seen.push(moves + '@' + e.clientX + ',' + e.clientY); moves = 0; out.textContent = name + ' ' + seen.join(' '); };</script></body></html>`;
 const framesPage = (same: string, other: string) => `<!doctype html><html><head><title>Frames</title></head><body style="margin: 0">
 <div style="height: 200px">top</div>
 <iframe name="same" src="${same}" style="margin-left: 250px; width: 360px; height: 200px; border: 3px solid #888"></iframe>
 <iframe name="other" src="${other}" style="margin-left: 40px; width: 360px; height: 200px; border: 0"></iframe></body></html>`;
+
+// The frame far below the fold: the page notes when it scrolls and when a
+// wheel turns over it or over the frame (which tells it by a message).
+const lowFramePage = (inner: string) => `<!doctype html><html><head><title>Low frame</title></head><body style="margin: 0">
+<div style="height: 1600px">top</div>
+<iframe name="low" src="${inner}" style="width: 360px; height: 200px; border: 0"></iframe><div style="height: 800px">bottom</div>
+<script>window.seen = { wheels: [], scrolls: [] };
+addEventListener('wheel', () => seen.wheels.push(performance.now()), { passive: true, capture: true });
+addEventListener('message', (e) => { if (e.data === 'wheel') seen.wheels.push(performance.now()); });
+addEventListener('scroll', () => seen.scrolls.push(performance.now()), { passive: true });</script></body></html>`;
 
 interface Seen {
   wheels: number;
@@ -106,14 +117,16 @@ describe('where humanised input points', () => {
   let menu: Site;
   let inner: Site;
   let outer: Site;
+  let low: Site;
   const servers: Connected[] = [];
   before(async () => {
     [site, shapes, menu, inner] = await Promise.all([servePage(PAGE), servePage(SHAPES), servePage(MENU), servePage(IN_FRAME)]);
     outer = await servePage(framesPage(inner.url, inner.url.replace('127.0.0.1', 'localhost')));
+    low = await servePage(lowFramePage(inner.url.replace('127.0.0.1', 'localhost')));
   });
   after(async () => {
     await closeAll(servers);
-    await Promise.all([site.close(), shapes.close(), menu.close(), inner.close(), outer.close()]);
+    await Promise.all([site.close(), shapes.close(), menu.close(), inner.close(), outer.close(), low.close()]);
   });
 
   test('an element larger than the viewport is clicked and hovered where it shows, scrolled only as the upstream scrolls it (the upstream CLI alongside)', { timeout: 180_000 }, async () => {
@@ -209,6 +222,37 @@ describe('where humanised input points', () => {
         assert.ok(Number.isInteger(x) && Number.isInteger(y), report);
       }
     }
+  });
+
+  test('a button in a frame below the fold: the page is wheeled to it, where the upstream scrolls by script (the upstream CLI alongside)', { timeout: 180_000 }, async (t) => {
+    const [upstream, ours] = await Promise.all([connectUpstream(`${dirs.path}/upstream-low`), connect(testEnv(`${dirs.path}/ours-low`))]);
+    servers.push(upstream, ours);
+    const run = async (server: Connected) => {
+      await call(server, 'browser_navigate', { url: low.url });
+      let ref: string | undefined;
+      // The other site's frame may still be loading after the navigate.
+      for (let tries = 0; !ref && tries < 20; tries++) {
+        if (tries) await new Promise((r) => setTimeout(r, 250));
+        ref = (await call(server, 'browser_snapshot')).match(/button "Press"[^\n]*\[ref=([a-z0-9]+)\]/)?.[1];
+      }
+      assert.ok(ref, 'the frame is in the snapshot');
+      await call(server, 'browser_click', { target: ref, element: 'Press' });
+      const text = await call(server, 'browser_evaluate', { function: '() => JSON.stringify({ ...seen, scrollY })' });
+      const seen = JSON.parse(JSON.parse(text.match(/### Result\n(.*)/)![1]!)) as { wheels: number[]; scrolls: number[]; scrollY: number };
+      // A scroll event with no wheel turned in the second before it (a frame's wheel reaches the page by a message: 100 ms of slack after).
+      const unwheeled = seen.scrolls.filter((at) => !seen.wheels.some((w) => w <= at + 100 && at - w < 1000)).length;
+      const clicked = /low (\d+@\S+)/.test(await call(server, 'browser_snapshot'));
+      return { wheels: seen.wheels.length, scrolls: seen.scrolls.length, unwheeled, scrollY: seen.scrollY, clicked };
+    };
+    const theirs = await run(upstream);
+    const mine = await run(ours);
+    const report = JSON.stringify({ upstream: theirs, ours: mine });
+    t.diagnostic(report);
+    // The yardstick: the upstream reaches the frame by a script scroll, with no wheel.
+    assert.ok(theirs.clicked && theirs.wheels === 0 && theirs.unwheeled > 0 && theirs.scrollY > 0, report);
+    assert.ok(mine.clicked, report);
+    assert.ok(mine.wheels > 0 && mine.scrollY > 0, report);
+    assert.equal(mine.unwheeled, 0, `every scroll of the page follows a wheel: ${report}`);
   });
 
   test('an item of a flyout menu open on hover is clicked, along the menu (the upstream CLI alongside)', { timeout: 180_000 }, async () => {

@@ -37,9 +37,16 @@ async function frameOf(locator: Locator): Promise<Impl | undefined> {
   return resolved?.frame;
 }
 
-async function climb(locator: Locator, start: Point): Promise<Point | null> {
+/**
+ * Carries `start`, measured in the locator's frame, up to the main frame:
+ * `step` maps it from a frame to its parent, on the frame's owner (the iframe
+ * element, as a handle in the parent's utility world); `toMain` says the
+ * parent is the main frame (an element of the main frame takes no step).
+ * Null when the element's frame is not found, or a step gives null.
+ */
+export async function carryToMainFrame<T>(locator: Locator, start: T, step: (owner: Impl, value: T, toMain: boolean) => Promise<T | null>): Promise<T | null> {
   let frame = await frameOf(locator);
-  let point = start;
+  let value = start;
   for (let parent: Impl | null = frame?.parentFrame(); frame && parent; frame = parent, parent = frame.parentFrame()) {
     // Chromium's page (CRPage): the DevTools session of the parent frame's process.
     const session = frame._page?.delegate?._sessionForFrame?.(parent) as Impl | undefined;
@@ -47,14 +54,20 @@ async function climb(locator: Locator, start: Point): Promise<Point | null> {
     const { backendNodeId } = (await session._client.send('DOM.getFrameOwner', { frameId: frame._id })) as { backendNodeId: number };
     const owner = (await session._adoptBackendNodeId(backendNodeId, await parent.utilityContext())) as Impl;
     try {
-      const answer: unknown = await owner.evaluate(OWNER_POINT, JSON.stringify(point));
-      if (typeof answer !== 'string') return null;
-      point = JSON.parse(answer) as Point;
+      const next = await step(owner, value, !parent.parentFrame());
+      if (next === null) return null;
+      value = next;
     } finally {
       owner.dispose();
     }
   }
-  return frame ? point : null;
+  return frame ? value : null;
+}
+
+/** `fn` run on a handle of ours (in a utility world), its JSON answer parsed; null for any other answer. */
+export async function evaluateOnOwner<T>(owner: Impl, fn: (element: Element, arg: string) => string | null, arg: unknown): Promise<T | null> {
+  const answer: unknown = await owner.evaluate(fn, JSON.stringify(arg));
+  return typeof answer === 'string' ? (JSON.parse(answer) as T) : null;
 }
 
 /**
@@ -65,5 +78,6 @@ async function climb(locator: Locator, start: Point): Promise<Point | null> {
  */
 export async function pointInPage(locator: Locator, point: Point, framed: boolean, withinMs: number): Promise<Point | null> {
   if (!framed) return point;
-  return (await withDeadline(climb(locator, point).catch(() => null), withinMs)) ?? null;
+  const climb = carryToMainFrame<Point>(locator, point, (owner, inner) => evaluateOnOwner<Point>(owner, OWNER_POINT, inner));
+  return (await withDeadline(climb.catch(() => null), withinMs)) ?? null;
 }

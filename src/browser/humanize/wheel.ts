@@ -1,5 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
+import { withDeadline } from '../deadline.ts';
 import { inUtilityWorld } from '../utility-world.ts';
+import { carryToMainFrame, evaluateOnOwner } from './frame-point.ts';
 import { inputStep, type DialogWatch } from './dialog-watch.ts';
 import { between, sleep } from './timing.ts';
 
@@ -7,8 +9,10 @@ import { between, sleep } from './timing.ts';
 // wheel, as a person scrolls: notches of 120 px, each a trusted wheel event
 // (Chromium scrolls a CDP notch at once, not animated). Playwright scrolls by script (one
 // jump, scroll events with no wheel before them). Only where the document
-// itself scrolls to the element; elsewhere (a nested scroller, a fixed
-// element, a wheel the page keeps) the caller's programmatic scroll does it.
+// itself scrolls to the element, or, for an element in a frame (a captcha's
+// checkbox, a payment field), to the iframe's part that shows it; elsewhere
+// (a nested scroller, a fixed element, a wheel the page keeps, a frame's own
+// scrolling) the caller's programmatic scroll does it.
 
 const NOTCH = 120;
 // About 3600 px of scrolling; past that the rest is scrolled by script.
@@ -22,20 +26,53 @@ interface Placement {
   documentScrolls: boolean;
 }
 
-// Read in Playwright's utility world: where the element is against the viewport, and whether only the document scrolls it.
-const PLACEMENT = (element: Element) => {
-  if (window !== window.top) return null;
+type Band = { top: number; height: number };
+
+// Read in Playwright's utility world: where the element is against the
+// viewport, and whether only the document scrolls it. Given `band` (a part of
+// a frame's viewport, on the iframe that shows the frame), where that part
+// is. In a frame, and given none: the element's band in its frame's viewport
+// (the whole viewport when it is outside it: the frame's own scrolling,
+// by script, does the rest), for the frames above to carry to the page.
+const PLACEMENT = (element: Element, arg: string) => {
+  const band = arg ? (JSON.parse(arg) as { top: number; height: number }) : null;
+  const box = element.getBoundingClientRect();
+  if (!band && window !== window.top) {
+    const shows = box.bottom > 0 && box.top < innerHeight;
+    return JSON.stringify({ framed: true, top: shows ? box.top : 0, height: shows ? box.height : innerHeight });
+  }
   let documentScrolls = true;
   for (let parent = element.parentElement; parent && parent !== document.body && parent !== document.documentElement; parent = parent.parentElement) {
     const style = getComputedStyle(parent);
     if (style.position === 'fixed' || (/(auto|scroll|overlay)/.test(style.overflowY) && parent.scrollHeight > parent.clientHeight)) documentScrolls = false;
   }
-  if (getComputedStyle(element).position === 'fixed') documentScrolls = false;
-  const box = element.getBoundingClientRect();
-  return JSON.stringify({ top: box.top, height: box.height, viewport: innerHeight, documentScrolls });
+  const style = getComputedStyle(element);
+  if (style.position === 'fixed') documentScrolls = false;
+  const top = band ? box.top + element.clientTop + (parseFloat(style.paddingTop) || 0) + band.top : box.top;
+  return JSON.stringify({ top, height: band ? band.height : box.height, viewport: innerHeight, documentScrolls });
 };
 
-const placement = (locator: Locator) => inUtilityWorld<Placement>(locator, PLACEMENT, 1000);
+// On an iframe inside a frame: where `band` of its frame's viewport is in
+// the viewport of the frame around it (that frame's whole viewport when it is
+// outside it). A scaled or turned iframe maps no band by an offset: null.
+const OWNER_BAND = (owner: Element, arg: string) => {
+  const band = JSON.parse(arg) as { top: number; height: number };
+  const frame = owner as HTMLElement;
+  const rect = frame.getBoundingClientRect();
+  if (Math.abs(rect.height - frame.offsetHeight) > 0.5) return null;
+  const top = rect.top + frame.clientTop + (parseFloat(getComputedStyle(frame).paddingTop) || 0) + band.top;
+  const shows = top + band.height > 0 && top < innerHeight;
+  return JSON.stringify(shows ? { top, height: band.height } : { top: 0, height: innerHeight });
+};
+
+/** The element's placement in the page: in a frame, the band it shows in carried up the frames to the iframe of the page's. */
+async function placement(locator: Locator): Promise<Placement | null> {
+  const own = await inUtilityWorld<Placement | (Band & { framed: true })>(locator, PLACEMENT, 1000);
+  if (!own || !('framed' in own)) return own;
+  const band: Band = { top: own.top, height: own.height };
+  const carried = carryToMainFrame<Band | Placement>(locator, band, (owner, inner, toMain) => evaluateOnOwner(owner, toMain ? PLACEMENT : OWNER_BAND, inner));
+  return ((await withDeadline(carried.catch(() => null), 1000)) as Placement | null | undefined) ?? null;
+}
 
 // As Chromium's scroll-into-view-if-needed, which Playwright's actions run:
 // an element wholly inside the viewport, or one that covers it top to bottom
