@@ -64,13 +64,22 @@ const framesPage = (same: string, other: string) => `<!doctype html><html><head>
 
 // The frame far below the fold: the page notes when it scrolls and when a
 // wheel turns over it or over the frame (which tells it by a message).
-const lowFramePage = (inner: string) => `<!doctype html><html><head><title>Low frame</title></head><body style="margin: 0">
+const lowFramePage = (inner: string, height = 200) => `<!doctype html><html><head><title>Low frame</title></head><body style="margin: 0">
 <div style="height: 1600px">top</div>
-<iframe name="low" src="${inner}" style="width: 360px; height: 200px; border: 0"></iframe><div style="height: 800px">bottom</div>
+<iframe name="low" src="${inner}" style="width: 360px; height: ${height}px; border: 0"></iframe><div style="height: 800px">bottom</div>
 <script>window.seen = { wheels: [], scrolls: [] };
 addEventListener('wheel', () => seen.wheels.push(performance.now()), { passive: true, capture: true });
 addEventListener('message', (e) => { if (e.data === 'wheel') seen.wheels.push(performance.now()); });
 addEventListener('scroll', () => seen.scrolls.push(performance.now()), { passive: true });</script></body></html>`;
+
+// A frame that scrolls its button into view itself (900 px down in a 300 px
+// frame): it tells what it saw when the button is pressed.
+const TALL_FRAME = `<!doctype html><html><head><title>Tall frame</title></head><body style="margin: 0">
+<div style="height: 900px">inner top</div><button id="go">Press</button><p id="out">none</p><div style="height: 600px"></div>
+<script>const wheels = [], scrolls = [];
+addEventListener('wheel', () => { wheels.push(performance.now()); parent.postMessage('wheel', '*'); }, { passive: true, capture: true });
+addEventListener('scroll', () => scrolls.push(performance.now()), { passive: true });
+go.onclick = () => { out.textContent = 'tall ' + JSON.stringify({ wheels: wheels.length, scrolls: scrolls.length, unwheeled: scrolls.filter((at) => !wheels.some((w) => w <= at && at - w < 1000)).length }); };</script></body></html>`;
 
 interface Seen {
   wheels: number;
@@ -118,15 +127,19 @@ describe('where humanised input points', () => {
   let inner: Site;
   let outer: Site;
   let low: Site;
+  let tall: Site;
+  let lowTall: Site;
   const servers: Connected[] = [];
   before(async () => {
     [site, shapes, menu, inner] = await Promise.all([servePage(PAGE), servePage(SHAPES), servePage(MENU), servePage(IN_FRAME)]);
     outer = await servePage(framesPage(inner.url, inner.url.replace('127.0.0.1', 'localhost')));
     low = await servePage(lowFramePage(inner.url.replace('127.0.0.1', 'localhost')));
+    tall = await servePage(TALL_FRAME);
+    lowTall = await servePage(lowFramePage(tall.url.replace('127.0.0.1', 'localhost'), 300));
   });
   after(async () => {
     await closeAll(servers);
-    await Promise.all([site.close(), shapes.close(), menu.close(), inner.close(), outer.close(), low.close()]);
+    await Promise.all([site.close(), shapes.close(), menu.close(), inner.close(), outer.close(), low.close(), tall.close(), lowTall.close()]);
   });
 
   test('an element larger than the viewport is clicked and hovered where it shows, scrolled only as the upstream scrolls it (the upstream CLI alongside)', { timeout: 180_000 }, async () => {
@@ -224,34 +237,53 @@ describe('where humanised input points', () => {
     }
   });
 
+  /** Clicks the button of the frame far down `url`; what the page saw (wheels, scrolls, scrolls with no wheel before them) and the frame's own text. */
+  async function pressLowFrame(server: Connected, url: string) {
+    await call(server, 'browser_navigate', { url });
+    let ref: string | undefined;
+    // The other site's frame may still be loading after the navigate.
+    for (let tries = 0; !ref && tries < 20; tries++) {
+      if (tries) await new Promise((r) => setTimeout(r, 250));
+      ref = (await call(server, 'browser_snapshot')).match(/button "Press"[^\n]*\[ref=([a-z0-9]+)\]/)?.[1];
+    }
+    assert.ok(ref, 'the frame is in the snapshot');
+    await call(server, 'browser_click', { target: ref, element: 'Press' });
+    const text = await call(server, 'browser_evaluate', { function: '() => JSON.stringify({ ...seen, scrollY })' });
+    const seen = JSON.parse(JSON.parse(text.match(/### Result\n(.*)/)![1]!)) as { wheels: number[]; scrolls: number[]; scrollY: number };
+    // A scroll event with no wheel turned in the second before it (a frame's wheel reaches the page by a message: 100 ms of slack after).
+    const unwheeled = seen.scrolls.filter((at) => !seen.wheels.some((w) => w <= at + 100 && at - w < 1000)).length;
+    const frame = await call(server, 'browser_snapshot');
+    return { wheels: seen.wheels.length, scrolls: seen.scrolls.length, unwheeled, scrollY: seen.scrollY, clicked: /low (\d+@\S+)|tall \{/.test(frame), tall: frame.match(/tall (\{[^}\n]*\})/)?.[1]?.replaceAll('\\"', '"') };
+  }
+
   test('a button in a frame below the fold: the page is wheeled to it, where the upstream scrolls by script (the upstream CLI alongside)', { timeout: 180_000 }, async (t) => {
     const [upstream, ours] = await Promise.all([connectUpstream(`${dirs.path}/upstream-low`), connect(testEnv(`${dirs.path}/ours-low`))]);
     servers.push(upstream, ours);
-    const run = async (server: Connected) => {
-      await call(server, 'browser_navigate', { url: low.url });
-      let ref: string | undefined;
-      // The other site's frame may still be loading after the navigate.
-      for (let tries = 0; !ref && tries < 20; tries++) {
-        if (tries) await new Promise((r) => setTimeout(r, 250));
-        ref = (await call(server, 'browser_snapshot')).match(/button "Press"[^\n]*\[ref=([a-z0-9]+)\]/)?.[1];
-      }
-      assert.ok(ref, 'the frame is in the snapshot');
-      await call(server, 'browser_click', { target: ref, element: 'Press' });
-      const text = await call(server, 'browser_evaluate', { function: '() => JSON.stringify({ ...seen, scrollY })' });
-      const seen = JSON.parse(JSON.parse(text.match(/### Result\n(.*)/)![1]!)) as { wheels: number[]; scrolls: number[]; scrollY: number };
-      // A scroll event with no wheel turned in the second before it (a frame's wheel reaches the page by a message: 100 ms of slack after).
-      const unwheeled = seen.scrolls.filter((at) => !seen.wheels.some((w) => w <= at + 100 && at - w < 1000)).length;
-      const clicked = /low (\d+@\S+)/.test(await call(server, 'browser_snapshot'));
-      return { wheels: seen.wheels.length, scrolls: seen.scrolls.length, unwheeled, scrollY: seen.scrollY, clicked };
-    };
-    const theirs = await run(upstream);
-    const mine = await run(ours);
+    const theirs = await pressLowFrame(upstream, low.url);
+    const mine = await pressLowFrame(ours, low.url);
     const report = JSON.stringify({ upstream: theirs, ours: mine });
     t.diagnostic(report);
     // The yardstick: the upstream reaches the frame by a script scroll, with no wheel.
     assert.ok(theirs.clicked && theirs.wheels === 0 && theirs.unwheeled > 0 && theirs.scrollY > 0, report);
     assert.ok(mine.clicked, report);
     assert.ok(mine.wheels > 0 && mine.scrollY > 0, report);
+    assert.equal(mine.unwheeled, 0, `every scroll of the page follows a wheel: ${report}`);
+  });
+
+  test('a button below the fold of a frame below the fold: the page, then the frame, are wheeled to it (the upstream CLI alongside)', { timeout: 180_000 }, async (t) => {
+    const [upstream, ours] = await Promise.all([connectUpstream(`${dirs.path}/upstream-tall`), connect(testEnv(`${dirs.path}/ours-tall`))]);
+    servers.push(upstream, ours);
+    const theirs = await pressLowFrame(upstream, lowTall.url);
+    const mine = await pressLowFrame(ours, lowTall.url);
+    const report = JSON.stringify({ upstream: theirs, ours: mine });
+    t.diagnostic(report);
+    const inFrame = (side: typeof theirs) => JSON.parse(side.tall ?? 'null') as { wheels: number; scrolls: number; unwheeled: number } | null;
+    const [their, my] = [inFrame(theirs), inFrame(mine)];
+    // The yardstick: the upstream scrolls the page and the frame by script.
+    assert.ok(their && their.wheels === 0 && their.unwheeled > 0 && theirs.unwheeled > 0, report);
+    assert.ok(my, `ours pressed the button: ${report}`);
+    assert.ok(my.wheels > 0 && my.scrolls > 0, report);
+    assert.equal(my.unwheeled, 0, `every scroll of the frame follows a wheel in it: ${report}`);
     assert.equal(mine.unwheeled, 0, `every scroll of the page follows a wheel: ${report}`);
   });
 

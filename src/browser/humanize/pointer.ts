@@ -81,7 +81,19 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
       if (!(await move(from))) return undefined;
       pointer.set(page, from);
     }
-    await wheelIntoView(page, locator, PREPARE_MS * 2, watch).catch(() => undefined);
+    // To wheel a frame that scrolls the element itself, the pointer goes over the frame first.
+    const travel = async (to: Point) => {
+      let at = pointer.get(page) ?? from;
+      for (const point of pointerPath(at, to).map((p) => onPixelGrid(p, 1))) {
+        if (point.x === at.x && point.y === at.y) continue;
+        if (!(await move(point))) return false;
+        at = point;
+        pointer.set(page, at);
+        await sleep(between(4, 14));
+      }
+      return true;
+    };
+    await wheelIntoView(page, locator, PREPARE_MS * 2, watch, travel).catch(() => undefined);
     if (watch.open) return undefined;
     // Asked in Playwright's utility world: locator.boundingBox() would hand the element to the page's own world (utility-world.ts).
     const box = await boxInUtilityWorld(locator, PREPARE_MS * 2);
@@ -91,8 +103,9 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     if (!shown) return undefined;
     const origin = { x: shown.x - box.target.x, y: shown.y - box.target.y };
     const target = onPixelGrid(shown, box.pixelRatio);
-    let last = from;
-    for (const point of await pathTo(locator, box, from, target, origin)) {
+    const start = pointer.get(page) ?? from;
+    let last = start;
+    for (const point of await pathTo(locator, box, start, target, origin)) {
       if (point.x === last.x && point.y === last.y) continue;
       if (!(await move(point))) return undefined;
       last = point;

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { withDeadline } from '../deadline.ts';
 import { inUtilityWorld } from '../utility-world.ts';
-import { carryToMainFrame, evaluateOnOwner } from './frame-point.ts';
+import { carryToMainFrame, evaluateOnOwner, pointInPage } from './frame-point.ts';
 import { inputStep, type DialogWatch } from './dialog-watch.ts';
 import { between, sleep } from './timing.ts';
 
@@ -9,10 +9,11 @@ import { between, sleep } from './timing.ts';
 // wheel, as a person scrolls: notches of 120 px, each a trusted wheel event
 // (Chromium scrolls a CDP notch at once, not animated). Playwright scrolls by script (one
 // jump, scroll events with no wheel before them). Only where the document
-// itself scrolls to the element, or, for an element in a frame (a captcha's
-// checkbox, a payment field), to the iframe's part that shows it; elsewhere
-// (a nested scroller, a fixed element, a wheel the page keeps, a frame's own
-// scrolling) the caller's programmatic scroll does it.
+// itself scrolls to the element; for an element in a frame (a captcha's
+// checkbox, a payment field), the page until the iframe shows the frame's
+// part that holds it, then the frame's own document with the pointer over
+// it. Elsewhere (a nested scroller, a fixed element, a wheel the page keeps)
+// the caller's programmatic scroll does it.
 
 const NOTCH = 120;
 // About 3600 px of scrolling; past that the rest is scrolled by script.
@@ -27,20 +28,18 @@ interface Placement {
 }
 
 type Band = { top: number; height: number };
+type Point = { x: number; y: number };
 
 // Read in Playwright's utility world: where the element is against the
 // viewport, and whether only the document scrolls it. Given `band` (a part of
 // a frame's viewport, on the iframe that shows the frame), where that part
 // is. In a frame, and given none: the element's band in its frame's viewport
-// (the whole viewport when it is outside it: the frame's own scrolling,
-// by script, does the rest), for the frames above to carry to the page.
+// (the whole viewport when it is outside it: the frame's own scrolling does
+// the rest), for the frames above to carry to the page, and its placement in
+// its frame (`own`).
 const PLACEMENT = (element: Element, arg: string) => {
   const band = arg ? (JSON.parse(arg) as { top: number; height: number }) : null;
   const box = element.getBoundingClientRect();
-  if (!band && window !== window.top) {
-    const shows = box.bottom > 0 && box.top < innerHeight;
-    return JSON.stringify({ framed: true, top: shows ? box.top : 0, height: shows ? box.height : innerHeight });
-  }
   let documentScrolls = true;
   for (let parent = element.parentElement; parent && parent !== document.body && parent !== document.documentElement; parent = parent.parentElement) {
     const style = getComputedStyle(parent);
@@ -48,6 +47,11 @@ const PLACEMENT = (element: Element, arg: string) => {
   }
   const style = getComputedStyle(element);
   if (style.position === 'fixed') documentScrolls = false;
+  if (!band && window !== window.top) {
+    const shows = box.bottom > 0 && box.top < innerHeight;
+    const own = { top: box.top, height: box.height, viewport: innerHeight, width: innerWidth, documentScrolls };
+    return JSON.stringify({ framed: true, top: shows ? box.top : 0, height: shows ? box.height : innerHeight, own });
+  }
   const top = band ? box.top + element.clientTop + (parseFloat(style.paddingTop) || 0) + band.top : box.top;
   return JSON.stringify({ top, height: band ? band.height : box.height, viewport: innerHeight, documentScrolls });
 };
@@ -65,13 +69,21 @@ const OWNER_BAND = (owner: Element, arg: string) => {
   return JSON.stringify(shows ? { top, height: band.height } : { top: 0, height: innerHeight });
 };
 
+type Framed = Band & { framed: true; own: Placement & { width: number } };
+
 /** The element's placement in the page: in a frame, the band it shows in carried up the frames to the iframe of the page's. */
 async function placement(locator: Locator): Promise<Placement | null> {
-  const own = await inUtilityWorld<Placement | (Band & { framed: true })>(locator, PLACEMENT, 1000);
+  const own = await inUtilityWorld<Placement | Framed>(locator, PLACEMENT, 1000);
   if (!own || !('framed' in own)) return own;
   const band: Band = { top: own.top, height: own.height };
   const carried = carryToMainFrame<Band | Placement>(locator, band, (owner, inner, toMain) => evaluateOnOwner(owner, toMain ? PLACEMENT : OWNER_BAND, inner));
   return ((await withDeadline(carried.catch(() => null), 1000)) as Placement | null | undefined) ?? null;
+}
+
+/** An element in a frame: its placement in its frame's viewport; null for one of the main frame. */
+async function placementInFrame(locator: Locator): Promise<(Placement & { width: number }) | null> {
+  const own = await inUtilityWorld<Placement | Framed>(locator, PLACEMENT, 1000);
+  return own && 'framed' in own ? own.own : null;
 }
 
 // As Chromium's scroll-into-view-if-needed, which Playwright's actions run:
@@ -87,10 +99,10 @@ function distanceOf(p: Placement): number {
 }
 
 /** Waits for the page to stop scrolling (a page may animate it); the last placement. */
-async function settled(locator: Locator, last: Placement, budgetEnd: number): Promise<Placement | null> {
+async function settled(measure: () => Promise<Placement | null>, last: Placement, budgetEnd: number): Promise<Placement | null> {
   for (const end = Math.min(Date.now() + SETTLE_MS, budgetEnd); Date.now() < end; ) {
     await sleep(60);
-    const now = await placement(locator);
+    const now = await measure();
     if (!now) return null;
     if (now.top === last.top) return now;
     last = now;
@@ -98,10 +110,9 @@ async function settled(locator: Locator, last: Placement, budgetEnd: number): Pr
   return last;
 }
 
-/** Wheels the page until the element is in view, for at most `budgetMs`; the caller scrolls the rest, if any, by script. */
-export async function wheelIntoView(page: Page, locator: Locator, budgetMs: number, watch: DialogWatch): Promise<void> {
-  const end = Date.now() + budgetMs;
-  let now = await placement(locator);
+/** Turns the wheel where the pointer is until `measure` finds the element in view, or the wheel moves nothing, or `end`. */
+async function wheelUntilInView(page: Page, measure: () => Promise<Placement | null>, end: number, watch: DialogWatch): Promise<void> {
+  let now = await measure();
   for (let notches = 0; now && now.documentScrolls && outOfView(now) && notches < MAX_NOTCHES && Date.now() < end; ) {
     // In one flick of notches.
     const distance = distanceOf(now);
@@ -113,8 +124,32 @@ export async function wheelIntoView(page: Page, locator: Locator, budgetMs: numb
     }
     notches += flick;
     const before = now;
-    now = await settled(locator, now, end);
+    now = await settled(measure, now, end);
     // A wheel that moved nothing (the page keeps it, a scroller under the pointer): leave it to the script.
     if (!now || now.top === before.top) return;
   }
+}
+
+// Where over a frame the pointer goes to wheel it: the middle of its viewport first.
+const OVER_FRAME = [0.5, 0.3, 0.7, 0.15, 0.85];
+
+/**
+ * Wheels the page until the element is in view, for at most `budgetMs`; in
+ * a frame that scrolls it itself, the pointer then goes over the frame
+ * (`travel`) and the wheel turns there. The caller scrolls the rest, if any,
+ * by script.
+ */
+export async function wheelIntoView(page: Page, locator: Locator, budgetMs: number, watch: DialogWatch, travel: (to: Point) => Promise<boolean>): Promise<void> {
+  const end = Date.now() + budgetMs;
+  await wheelUntilInView(page, () => placement(locator), end, watch);
+  if (watch.open) return;
+  const own = await placementInFrame(locator);
+  if (!own || !own.documentScrolls || !outOfView(own)) return;
+  let over: Point | null = null;
+  for (const y of OVER_FRAME) {
+    over = await pointInPage(locator, { x: Math.round(own.width / 2), y: Math.round(own.viewport * y) }, true, 1000);
+    if (over || Date.now() >= end) break;
+  }
+  if (!over || !(await travel(over))) return;
+  await wheelUntilInView(page, () => placementInFrame(locator), end, watch);
 }
