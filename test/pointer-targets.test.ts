@@ -256,13 +256,19 @@ describe('where humanised input points', () => {
     return { wheels: seen.wheels.length, scrolls: seen.scrolls.length, unwheeled, scrollY: seen.scrollY, clicked: /low (\d+@\S+)|tall \{/.test(frame), tall: frame.match(/tall (\{[^}\n]*\})/)?.[1]?.replaceAll('\\"', '"') };
   }
 
-  test('a button in a frame below the fold: the page is wheeled to it, where the upstream scrolls by script (the upstream CLI alongside)', { timeout: 180_000 }, async (t) => {
-    const [upstream, ours] = await Promise.all([connectUpstream(`${dirs.path}/upstream-low`), connect(testEnv(`${dirs.path}/ours-low`))]);
+  /** pressLowFrame on the upstream CLI, then on ours; both results and their report (also given as the test's diagnostic). */
+  async function pressLowFrameOnBoth(t: { diagnostic(message: string): void }, name: string, url: string) {
+    const [upstream, ours] = await Promise.all([connectUpstream(`${dirs.path}/upstream-${name}`), connect(testEnv(`${dirs.path}/ours-${name}`))]);
     servers.push(upstream, ours);
-    const theirs = await pressLowFrame(upstream, low.url);
-    const mine = await pressLowFrame(ours, low.url);
+    const theirs = await pressLowFrame(upstream, url);
+    const mine = await pressLowFrame(ours, url);
     const report = JSON.stringify({ upstream: theirs, ours: mine });
     t.diagnostic(report);
+    return { theirs, mine, report };
+  }
+
+  test('a button in a frame below the fold: the page is wheeled to it, where the upstream scrolls by script (the upstream CLI alongside)', { timeout: 180_000 }, async (t) => {
+    const { theirs, mine, report } = await pressLowFrameOnBoth(t, 'low', low.url);
     // The yardstick: the upstream reaches the frame by a script scroll, with no wheel.
     assert.ok(theirs.clicked && theirs.wheels === 0 && theirs.unwheeled > 0 && theirs.scrollY > 0, report);
     assert.ok(mine.clicked, report);
@@ -271,12 +277,7 @@ describe('where humanised input points', () => {
   });
 
   test('a button below the fold of a frame below the fold: the page, then the frame, are wheeled to it (the upstream CLI alongside)', { timeout: 180_000 }, async (t) => {
-    const [upstream, ours] = await Promise.all([connectUpstream(`${dirs.path}/upstream-tall`), connect(testEnv(`${dirs.path}/ours-tall`))]);
-    servers.push(upstream, ours);
-    const theirs = await pressLowFrame(upstream, lowTall.url);
-    const mine = await pressLowFrame(ours, lowTall.url);
-    const report = JSON.stringify({ upstream: theirs, ours: mine });
-    t.diagnostic(report);
+    const { theirs, mine, report } = await pressLowFrameOnBoth(t, 'tall', lowTall.url);
     const inFrame = (side: typeof theirs) => JSON.parse(side.tall ?? 'null') as { wheels: number; scrolls: number; unwheeled: number } | null;
     const [their, my] = [inFrame(theirs), inFrame(mine)];
     // The yardstick: the upstream scrolls the page and the frame by script.
