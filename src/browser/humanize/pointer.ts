@@ -81,18 +81,19 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
       if (!(await move(from))) return undefined;
       pointer.set(page, from);
     }
-    // To wheel a frame that scrolls the element itself, the pointer goes over the frame first.
-    const travel = async (to: Point) => {
-      let at = pointer.get(page) ?? from;
-      for (const point of pointerPath(at, to).map((p) => onPixelGrid(p, 1))) {
+    // Along the points, a move each with a human gap; where the pointer is, kept as it goes. False at a dialog or a stalled page.
+    const follow = async (points: Point[]) => {
+      for (const point of points) {
+        const at = pointer.get(page) ?? from;
         if (point.x === at.x && point.y === at.y) continue;
         if (!(await move(point))) return false;
-        at = point;
-        pointer.set(page, at);
+        pointer.set(page, point);
         await sleep(between(4, 14));
       }
       return true;
     };
+    // To wheel a frame that scrolls the element itself, the pointer goes over the frame first.
+    const travel = (to: Point) => follow(pointerPath(pointer.get(page) ?? from, to).map((p) => onPixelGrid(p, 1)));
     await wheelIntoView(page, locator, PREPARE_MS * 2, watch, travel).catch(() => undefined);
     if (watch.open) return undefined;
     // Asked in Playwright's utility world: locator.boundingBox() would hand the element to the page's own world (utility-world.ts).
@@ -103,14 +104,7 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     if (!shown) return undefined;
     const origin = { x: shown.x - box.target.x, y: shown.y - box.target.y };
     const target = onPixelGrid(shown, box.pixelRatio);
-    const start = pointer.get(page) ?? from;
-    let last = start;
-    for (const point of await pathTo(locator, box, start, target, origin)) {
-      if (point.x === last.x && point.y === last.y) continue;
-      if (!(await move(point))) return undefined;
-      last = point;
-      await sleep(between(4, 14));
-    }
+    if (!(await follow(await pathTo(locator, box, pointer.get(page) ?? from, target, origin)))) return undefined;
     pointer.set(page, target);
     await sleep(between(40, 120));
     // Playwright truncates a click point to 1/100 px: a hair past the point keeps float error from landing it off the grid.
