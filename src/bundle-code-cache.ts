@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import nodeModule from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
+import { wrappedSource, writeSourceCopy } from './bundle-source.ts';
 import { writeFileAtomicSync } from './fs/write-atomic.ts';
 
 // Node's compile cache (enabled in main.ts) keeps a module's code as V8
@@ -19,6 +20,11 @@ import { writeFileAtomicSync } from './fs/write-atomic.ts';
 interface Loaded {
   script: vm.Script;
   file: string;
+  sourceFile: string;
+  /** The V8 cache is missing or was rejected. */
+  writeCode: boolean;
+  /** The decoded source, when no copy of it was kept yet. */
+  source?: string;
 }
 
 const loaded: Loaded[] = [];
@@ -46,12 +52,21 @@ function privateCacheDir(): string | undefined {
   }
 }
 
-function cacheFileOf(dir: string, filename: string): string {
+function keyed(dir: string, filename: string, parts: string[], extension: string): string {
+  return path.join(dir, `${path.basename(filename, '.js')}-${createHash('sha256').update(parts.join('|')).digest('hex').slice(0, 16)}${extension}`);
+}
+
+/** Where a bundle's V8 cache and its decoded source are kept. */
+function cacheFilesOf(dir: string, filename: string): { code: string; source: string } {
   const stat = fs.statSync(filename);
+  const bundle = [filename, String(stat.size), String(stat.mtimeMs)];
   // V8 itself rejects a cache of another V8 or other flags; the key keeps
-  // alternating flags or bundle versions from overwriting each other's.
-  const key = [process.version, process.arch, filename, stat.size, stat.mtimeMs, process.execArgv.join(' '), process.env.NODE_OPTIONS ?? ''].join('|');
-  return path.join(dir, `${path.basename(filename, '.js')}-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.v8`);
+  // alternating flags or bundle versions from overwriting each other's. The
+  // decoded source depends on the bundle alone.
+  return {
+    code: keyed(dir, filename, [process.version, process.arch, ...bundle, process.execArgv.join(' '), process.env.NODE_OPTIONS ?? ''], '.v8'),
+    source: keyed(dir, filename, bundle, '.src'),
+  };
 }
 
 /**
@@ -80,58 +95,32 @@ export function requireWithCodeCache(require: NodeJS.Require, request: string, b
 // that string (13 MB: the bundles are UTF-16 in V8) as garbage until the next
 // full GC, which a quiet server may not run for minutes.
 function compileBundle(module: NodeJS.Module, filename: string, dir: string): void {
-  const [head, tail] = (nodeModule as unknown as { wrapper: [string, string] }).wrapper;
-  const source = oneByteSource(Buffer.concat([Buffer.from(head), fs.readFileSync(filename), Buffer.from(tail)]));
-  const file = cacheFileOf(dir, filename);
+  const { code: file, source: sourceFile } = cacheFilesOf(dir, filename);
+  const source = wrappedSource(filename, sourceFile);
   let cachedData: Buffer | undefined;
   try {
     cachedData = fs.readFileSync(file);
   } catch {
     // first start with this bundle
   }
-  const script = new vm.Script(source, { filename, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
-  // An accepted cache is not written again: the script need not be kept.
-  if (cachedData === undefined || script.cachedDataRejected) loaded.push({ script, file });
+  const script = new vm.Script(source.text, { filename, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  // What is cached already is not written again: the script need not be kept.
+  const writeCode = cachedData === undefined || script.cachedDataRejected === true;
+  if (writeCode || source.fresh) loaded.push({ script, file, sourceFile, writeCode, source: source.fresh ? source.text : undefined });
   const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
   wrapper.call(module.exports, module.exports, nodeModule.createRequire(filename), module, filename, path.dirname(filename));
 }
 
-// V8 keeps a script's source for as long as the script lives (lazy compiles,
-// Function.prototype.toString), in two bytes per character as soon as one
-// character is above U+00FF. The bundles have a few hundred such, all in
-// comments (box drawing, dashes): written as \u escapes, which mean the same
-// in comments, strings, regular expressions and identifiers, the sources take
-// 6.5 MB instead of 13 MB (only a template's raw text would differ). The
-// UTF-8 is read as Latin-1 (one char per byte, no two-byte string made on the
-// way) and only its multi-byte sequences are decoded. A raw line or paragraph
-// separator would end a comment where its escape does not: such a source is
-// decoded as it is.
-const MULTI_BYTE = /[\xc2-\xf4][\x80-\xbf]+/g;
-const SEPARATORS = /\xe2\x80[\xa8\xa9]/;
-
-function oneByteSource(utf8: Buffer): string {
-  const bytes = utf8.toString('latin1');
-  if (SEPARATORS.test(bytes)) return utf8.toString('utf8');
-  return bytes.replace(MULTI_BYTE, (sequence) => {
-    let out = '';
-    for (const char of Buffer.from(sequence, 'latin1').toString('utf8')) {
-      const code = char.codePointAt(0)!;
-      if (code <= 0xff) out += char;
-      else for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
-    }
-    return out;
-  });
-}
-
-// Caches of earlier bundle versions (or flags) unused for a week: ~2 MB each.
+// Caches of earlier bundle versions (or flags) unused for a week: ~2 MB of
+// code and ~3.3 MB of decoded source each.
 const STALE_MS = 7 * 24 * 3600 * 1000;
 
-function removeStale(current: string): void {
-  const dir = path.dirname(current);
-  const prefix = path.basename(current).replace(/[0-9a-f]{16}\.v8$/, '');
+function removeStale(keep: string[]): void {
+  const dir = path.dirname(keep[0]!);
+  const prefix = path.basename(keep[0]!).replace(/[0-9a-f]{16}\.v8$/, '');
   for (const name of fs.readdirSync(dir)) {
     const file = path.join(dir, name);
-    if (file === current || !name.startsWith(prefix) || !name.endsWith('.v8')) continue;
+    if (keep.includes(file) || !name.startsWith(prefix) || !/^[0-9a-f]{16}\.(v8|src)$/.test(name.slice(prefix.length))) continue;
     if (Date.now() - fs.statSync(file).mtimeMs > STALE_MS) fs.rmSync(file, { force: true });
   }
 }
@@ -152,8 +141,9 @@ export function flushBundleCodeCache(): void {
   state = 'done';
   for (const entry of loaded) {
     try {
-      writeFileAtomicSync(entry.file, entry.script.createCachedData());
-      removeStale(entry.file);
+      if (entry.writeCode) writeFileAtomicSync(entry.file, entry.script.createCachedData());
+      if (entry.source !== undefined) writeSourceCopy(entry.sourceFile, entry.source);
+      removeStale([entry.file, entry.sourceFile]);
     } catch {
       // read-only or full cache dir
     }
