@@ -1,6 +1,14 @@
-import { createConsola, type ConsolaInstance, LogLevels } from 'consola';
+import { createConsola as createBasicConsola, type ConsolaInstance, LogLevels } from 'consola/basic';
 import { formatWithOptions } from 'node:util';
 import type { Config } from './config/settings.ts';
+
+// consola's fancy reporter (icons, colours, badges) is for a person at a
+// terminal; loading it (string width tables, box drawing) took ~35 ms of
+// every start on the way to the first browser launch (this machine under
+// load: 46 vs 11 ms to import), where an MCP client reads our stderr from a
+// pipe. consola itself picks its basic reporter in CI; we pick it whenever
+// stderr is not a terminal.
+const createConsola = process.stderr.isTTY ? (await import('consola')).createConsola : createBasicConsola;
 
 export type Logger = ConsolaInstance;
 

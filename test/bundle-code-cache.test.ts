@@ -72,7 +72,7 @@ describe('Node: playwright-core compiled from a post-run V8 cache', { skip: !onN
     fs.writeFileSync(utilsCode, fs.readFileSync(utilsCode).subarray(0, 1000));
     // A source with one byte changed (the same length: V8 would take the code cache with it), and a truncated one.
     const changed = fs.readFileSync(coreSource);
-    changed[changed.length - 100] ^= 1;
+    changed[changed.length - 100]! ^= 1;
     fs.writeFileSync(coreSource, changed);
     fs.writeFileSync(utilsSource, fs.readFileSync(utilsSource).subarray(0, 1000));
     await oneSession(env());
