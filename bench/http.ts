@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { assertRunning, onCleanup, TreeWatch, withTimeout } from './cleanup.ts';
 import { treeMemory } from './proc.ts';
-import { startStdio, type Variant } from './servers.ts';
+import { startStdio, type StdioServer, type Variant } from './servers.ts';
 
 // Our server in HTTP mode, and the upstream baseline for n clients (one CLI
 // child each). Used by the HTTP measures 2b, 4b, 5b (bench/measures/*-http.ts).
@@ -99,15 +99,32 @@ export async function startHttpServer(variant: Variant): Promise<HttpServer> {
  * also when another failed to start.
  */
 export async function upstreamChildrenPss(variant: Variant, n: number, url: string, settleMs: number): Promise<number> {
-  const started = await Promise.allSettled(Array.from({ length: n }, () => startStdio(variant)));
-  const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const servers: StdioServer[] = [];
   try {
-    const failed = started.find((s) => s.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
-    await Promise.all(servers.map((server) => server.call('browser_navigate', { url })));
+    await openInWaves(n, () => startStdio(variant), (server) => server.call('browser_navigate', { url }), servers);
     await new Promise((r) => setTimeout(r, settleMs));
     return servers.reduce((sum, s) => sum + treeMemory(s.pid).pssKb, 0);
   } finally {
     await Promise.all(servers.map((s) => s.close()));
+  }
+}
+
+const WAVE = 4;
+
+/**
+ * Opens n sessions (or CLI children) WAVE at a time, each wave navigated
+ * before the next starts, into `opened` (so the caller closes whatever was
+ * opened, also when one failed). 16 CLI children launching 16 browsers at
+ * once on 2 cores ran past the bench's call timeout (2026-11-26); memory is
+ * read once all are open and settled, so the waves do not change it.
+ */
+export async function openInWaves<T>(n: number, open: () => Promise<T>, ready: (session: T) => Promise<unknown>, opened: T[]): Promise<void> {
+  for (let first = 0; first < n; first += WAVE) {
+    const wave = await Promise.allSettled(Array.from({ length: Math.min(WAVE, n - first) }, () => open()));
+    const fresh = wave.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    opened.push(...fresh);
+    const failed = wave.find((s) => s.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    await Promise.all(fresh.map(ready));
   }
 }

@@ -1,6 +1,6 @@
 import { haltIfStopping } from '../cleanup.ts';
 import { openHttpSession, type BenchSession } from '../http-session.ts';
-import { HTTP_SESSION_COUNTS, startHttpServer, upstreamChildrenPss } from '../http.ts';
+import { HTTP_SESSION_COUNTS, openInWaves, startHttpServer, upstreamChildrenPss } from '../http.ts';
 import { memoryOf, treeMemory } from '../proc.ts';
 import { meets, type Figure, type MeasureResult } from '../report-types.ts';
 import type { Variant } from '../servers.ts';
@@ -11,7 +11,8 @@ import { median, round } from '../stats.ts';
 // children (one per client, how the closest existing product works), each
 // with the same page. Reported per session; targets (issue 16) ≤ 1.0× at one
 // session (the pool's spare browser counts) and ≤ 0.6× at 16.
-// Each count gets a fresh server, so no count inherits another's heap. The
+// Each count gets a fresh server, so no count inherits another's heap. Both
+// sides open their sessions 4 at a time (openInWaves). The
 // server process's own PSS is reported too: what one more session costs it
 // (heap, SDK objects, the upstream's context), apart from its browser.
 
@@ -21,11 +22,7 @@ async function oursPss(ours: Variant, n: number, url: string, settleMs: number):
   const server = await startHttpServer(ours);
   const sessions: BenchSession[] = [];
   try {
-    const opened = await Promise.allSettled(Array.from({ length: n }, () => openHttpSession(server.url)));
-    for (const o of opened) if (o.status === 'fulfilled') sessions.push(o.value);
-    const failed = opened.find((o) => o.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
-    await Promise.all(sessions.map((s) => s.call('browser_navigate', { url })));
+    await openInWaves(n, () => openHttpSession(server.url), (s) => s.call('browser_navigate', { url }), sessions);
     await new Promise((r) => setTimeout(r, settleMs));
     return { treeKb: treeMemory(server.pid).pssKb, serverKb: memoryOf(server.pid).pssKb };
   } finally {
