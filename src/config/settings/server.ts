@@ -75,7 +75,7 @@ export const serverSettings = {
     env: 'STEALTH_PLAYWRIGHT_MCP_LOG_FORMAT',
     kind: oneOf(['text', 'json']),
     default: 'text',
-    help: '`json`: one JSON object a line (time, level, message; HTTP request lines with method, path, status, durationMs, session) for log pipelines; never a token or credential',
+    help: '`text`: `[level] message` lines, with icons and colours when stderr is a terminal; `json`: one JSON object a line (time, level, message; HTTP request lines with method, path, status, durationMs, session) for log pipelines; never a token or credential',
     section: 'server',
   }),
 };
