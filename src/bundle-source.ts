@@ -21,8 +21,8 @@ export interface BundleSource {
   fresh: boolean;
 }
 
-export function wrappedSource(filename: string, copyFile: string | undefined): BundleSource {
-  const kept = copyFile ? readCopy(copyFile) : undefined;
+export function wrappedSource(filename: string, copyFile: string): BundleSource {
+  const kept = readCopy(copyFile);
   if (kept !== undefined) return { text: kept, fresh: false };
   const [head, tail] = (nodeModule as unknown as { wrapper: [string, string] }).wrapper;
   return oneByteSource(readWrapped(filename, head, tail));
