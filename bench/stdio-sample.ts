@@ -1,4 +1,4 @@
-import { treeMemory, memoryOf, type Memory } from './proc.ts';
+import { cpuByKind, treeMemory, memoryOf, type Memory } from './proc.ts';
 import { startStdio, type Variant } from './servers.ts';
 import { percentile, since } from './stats.ts';
 
@@ -13,6 +13,8 @@ export interface StdioSample {
   firstNavigateMs: number;
   /** spawn → first browser_navigate result. */
   spawnToNavigateMs: number;
+  /** CPU ms each kind of process (server, Chromium's browser, renderers, helpers) used from the spawn to that result. */
+  startCpuMs: Record<string, number>;
   memory: {
     server: Memory;
     /** Everything below the server: Chromium and its helpers. */
@@ -36,6 +38,7 @@ export async function stdioSample(variant: Variant, options: SampleOptions): Pro
     await server.call('browser_navigate', { url: options.url });
     const firstNavigateMs = since(navStart);
     const spawnToNavigateMs = server.initMs + firstNavigateMs;
+    const startCpuMs = cpuByKind([server.pid]);
 
     await new Promise((r) => setTimeout(r, options.settleMs));
     const serverMemory = memoryOf(server.pid);
@@ -60,6 +63,7 @@ export async function stdioSample(variant: Variant, options: SampleOptions): Pro
       initMs: server.initMs,
       firstNavigateMs,
       spawnToNavigateMs,
+      startCpuMs,
       memory: { server: serverMemory, browser, total: { pssKb: whole.pssKb, ussKb: whole.ussKb, rssKb: whole.rssKb } },
       snapshots: {
         calls: options.snapshotCalls,
