@@ -14,6 +14,7 @@ import { withDeadline } from './deadline.ts';
 import { LICENCE_STATUS_ENV, licenceRefusal } from './licence-exit.ts';
 import { enableHumanize } from './humanize/humanize.ts';
 import { cancelPrintPreviews, printNote, type PrintPreviewWatch } from './print-preview.ts';
+import { pointerLockNote, watchPointerLocks } from './pointer-lock.ts';
 import { guardDownloads } from './download-guard.ts';
 import { guardPages } from './page-guard.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
@@ -63,6 +64,7 @@ export class SessionBrowser {
   #printPreviews: PrintPreviewWatch | undefined;
   #tabsClosed = 0;
   #printsCancelled = 0;
+  #pointerLocksReleased = 0;
   #passkeys: PasskeyGuard | undefined;
   /** Attach mode: closes what the session created and disconnects. */
   #release: (() => Promise<void>) | undefined;
@@ -214,6 +216,7 @@ export class SessionBrowser {
       }
     });
     enableHumanize(attached.context, this.#plan.humanize);
+    watchPointerLocks(attached.context, () => this.#pointerLocksReleased++);
     this.#log.info(`attached to ${target.kind === 'cdp' ? 'CDP' : 'Playwright server'} endpoint ${displayEndpoint(target.endpoint)} (${target.ownContext ? 'a context of its own' : "the browser's own context"})`);
     return attached.context;
   }
@@ -289,6 +292,7 @@ export class SessionBrowser {
     const quietNow = this.#quiet;
     if (this.#plan.consoleFallback) this.#consoleFallbackActive = await setUpConsoleFallback(browser, context, { executablePath, cacheDir: this.#plan.binary.cacheDir, flush: quietNow && (() => quietNow.flush()), log: this.#log });
     enableHumanize(context, this.#plan.humanize);
+    watchPointerLocks(context, () => this.#pointerLocksReleased++);
     settleOutsidePages();
     formatRaceStacksLazily();
     guardDownloads(context, this.#plan.maxDownloadBytes, (stopped) =>
@@ -318,6 +322,8 @@ export class SessionBrowser {
     this.#tabsClosed = 0;
     if (this.#printsCancelled) this.#notes.push(printNote(this.#printsCancelled));
     this.#printsCancelled = 0;
+    if (this.#pointerLocksReleased) this.#notes.push(pointerLockNote(this.#pointerLocksReleased));
+    this.#pointerLocksReleased = 0;
     return this.#notes.splice(0);
   }
 

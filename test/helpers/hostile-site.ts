@@ -16,6 +16,15 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/confirm-click': html('Confirm on click', button('Confirm me', "document.title = 'answer ' + confirm('confirm from a click')")),
   '/prompt-click': html('Prompt on click', button('Prompt me', "document.title = 'answer ' + prompt('prompt from a click')")),
   '/beforeunload': html('Leave me', `<input aria-label="Draft" id="d"><script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'sure?'; })</script>`),
+  // A game: a click on it locks the pointer; the page lists what it sees.
+  '/pointer-lock': html(
+    'Pointer lock',
+    `<div role="button" aria-label="Play" style="width:320px;height:160px;background:#234" onclick="this.requestPointerLock()">Play</div>${button('Ping', "see('ping')")}<p id="seen">seen:</p>` +
+      `<script>const seen = []; function see(what) { seen.push(what); document.getElementById('seen').textContent = 'seen: ' + seen.join(', '); }` +
+      `document.addEventListener('pointerlockchange', () => see(document.pointerLockElement ? 'locked' : 'unlocked')); addEventListener('keydown', (e) => see('key ' + e.key));</script>`,
+  ),
+  // The same game in a frame: a lock held there takes the pointer over the whole page.
+  '/pointer-lock-frame': html('Framed game', `${button('Top ping', "document.title = 'top ping'")}<iframe src="/pointer-lock" width="480" height="320"></iframe>`),
   '/app-link': html('App link', '<a href="zoommtg://join?confno=1">Join in the app</a> <a href="mailto:nobody@example.invalid">Mail us</a> ' + button('After the link', "document.title = 'clicked after the link'")),
   // A field whose handlers answer with alert(): on every key, on focus, on one letter.
   '/key-alert': html('Alert on keys', `<input aria-label="Name" onkeydown="alert('key ' + event.key)">` + button('Show the name', "document.title = 'name: ' + document.querySelector('input').value")),

@@ -1,6 +1,7 @@
 import type { BrowserContext, Keyboard, Locator, Page } from 'playwright-core';
 import { callAsUpstream } from '../upstream-call.ts';
 import { withDeadline } from '../deadline.ts';
+import { releasePointerLock } from '../pointer-lock.ts';
 import { humanizeContext, isHumanized } from './enabled.ts';
 import { checkLikeAPerson } from './check.ts';
 import { fillLikeAPerson, focusLikeAPerson } from './field.ts';
@@ -40,6 +41,8 @@ function patchLocator(proto: Proto): void {
     proto[method] = function (this: Locator, options: Options = {}) {
       const argv: unknown[] = [options];
       const before = async () => {
+        // Under a page's pointer lock no click reaches its element, with a position or without.
+        await releasePointerLock(this.page()).catch(() => false);
         if (options.position) return;
         // check and uncheck (fill_form's checkboxes and radios, through setChecked): a held click where the state changes.
         if ((method === 'check' || method === 'uncheck') && !options.trial && !options.force && isHumanized(this.page())) {
@@ -61,6 +64,7 @@ function patchLocator(proto: Proto): void {
   proto.dragTo = function (this: Locator, target: Locator, options: Options = {}) {
     const argv: unknown[] = [target, options];
     const before = async () => {
+      await releasePointerLock(this.page()).catch(() => false);
       const source = await approach(this).catch(() => undefined);
       if (heldByDialog(this.page())) return { result: undefined };
       if (source) argv[1] = { ...options, sourcePosition: source };
@@ -103,11 +107,14 @@ function patchLocator(proto: Proto): void {
 
 function patchKeyboard(proto: Proto): void {
   keepPlainKeyboard(proto as unknown as Keyboard);
-  // browser_press_key: the key stays down a moment.
+  // browser_press_key: the key stays down a moment. An Escape under a page's
+  // pointer lock exits the lock, as the browser does with a person's Esc, and
+  // reaches no page.
   const press = proto.press!;
   proto.press = function (this: Keyboard, key: string, options: Options = {}) {
     const held = isHumanized(pageOf(this)) && options.delay === undefined ? { ...options, delay: keyHoldMs() } : options;
-    return untilDialog(pageOf(this), callAsUpstream()(nothing, press, this, [key, held]));
+    const before = async () => (key === 'Escape' && (await releasePointerLock(pageOf(this)).catch(() => false)) ? { result: undefined } : undefined);
+    return untilDialog(pageOf(this), callAsUpstream()(before, press, this, [key, held]));
   };
   // browser_press_sequentially (page.keyboard.type): Shift for capitals, human holds and gaps.
   const type = proto.type!;

@@ -1,0 +1,54 @@
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { inUtilityWorld } from './utility-world.ts';
+
+// A page that locks the pointer (requestPointerLock: games, 3D viewers, or a
+// page out to trap a driver) gets every mouse event, wherever it is aimed:
+// every later click on an element times out as "intercepted", on the
+// upstream too, and an Escape sent over CDP does not unlock it, since it is
+// the browser's own key handling that exits the lock. A person presses Esc
+// to get the cursor back. So before an action aimed at an element, and for
+// the agent's Escape, the lock is exited as Esc exits it: the page sees its
+// pointerlockchange, and, as with a person's Esc, no key.
+
+const CHECK_MS = 500;
+const UNLOCK_MS = 1_000;
+
+// Asked of each frame's document: a lock held in a frame takes the pointer
+// over the whole page, and no other document's pointerLockElement shows it.
+const EXIT_LOCK = (root: Element) => {
+  const held = !!root.ownerDocument.pointerLockElement;
+  if (held) root.ownerDocument.exitPointerLock();
+  return JSON.stringify(held);
+};
+
+const LOCKED = (root: Element) => JSON.stringify(!!root.ownerDocument.pointerLockElement);
+
+const released = new WeakMap<BrowserContext, () => void>();
+
+/** Counts, for the context's results, the locks let go of. */
+export function watchPointerLocks(context: BrowserContext, onRelease: () => void): void {
+  released.set(context, onRelease);
+}
+
+async function framesHolding(page: Page, ask: typeof LOCKED): Promise<Frame[]> {
+  const frames = page.frames();
+  const answers = await Promise.all(frames.map((frame) => inUtilityWorld<boolean>(frame.locator(':root'), ask, CHECK_MS)));
+  return frames.filter((_, i) => answers[i] === true);
+}
+
+/**
+ * Exits a pointer lock held by any frame of the page, then waits (up to 1 s)
+ * until it is let go. True when there was one. A frame that does not answer
+ * in time counts as holding none: the action goes on as it would have.
+ */
+export async function releasePointerLock(page: Page): Promise<boolean> {
+  const holding = await framesHolding(page, EXIT_LOCK);
+  if (!holding.length) return false;
+  const until = performance.now() + UNLOCK_MS;
+  while (performance.now() < until && (await framesHolding(page, LOCKED)).length) await new Promise((resolve) => setTimeout(resolve, 20));
+  released.get(page.context())?.();
+  return true;
+}
+
+export const pointerLockNote = (count: number): string =>
+  `Note: the page had locked the pointer (requestPointerLock), so it took every mouse event wherever aimed; the lock was exited first, as Esc exits it${count > 1 ? ` (${count} times)` : ''}.`;
