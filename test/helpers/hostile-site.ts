@@ -25,6 +25,9 @@ export const HOSTILE_PAGES: Record<string, string> = {
   ),
   // The same game in a frame: a lock held there takes the pointer over the whole page.
   '/pointer-lock-frame': html('Framed game', `${button('Top ping', "document.title = 'top ping'")}<iframe src="/pointer-lock" width="480" height="320"></iframe>`),
+  // Console floods: 50,000 messages as the page loads (an unautomated Chromium takes seconds to log them), and 2,000 every 10 ms for good.
+  '/console-burst': html('Console burst', "<h1>Burst</h1><script>for (let i = 0; i < 50000; i++) console.log('message ' + i)</script>"),
+  '/console-stream': html('Console stream', "<h1>Stream</h1><script>setInterval(() => { for (let i = 0; i < 2000; i++) console.log('tick ' + i, { i }) }, 10)</script>"),
   '/app-link': html('App link', '<a href="zoommtg://join?confno=1">Join in the app</a> <a href="mailto:nobody@example.invalid">Mail us</a> ' + button('After the link', "document.title = 'clicked after the link'")),
   // A field whose handlers answer with alert(): on every key, on focus, on one letter.
   '/key-alert': html('Alert on keys', `<input aria-label="Name" onkeydown="alert('key ' + event.key)">` + button('Show the name', "document.title = 'name: ' + document.querySelector('input').value")),
