@@ -3,9 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { Driver, useHostileSuite } from './helpers/hostile-driver.ts';
-import { connect, testEnv } from './helpers/server.ts';
-import { connectUpstream } from './helpers/upstream-cli.ts';
+import { Driver, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driver.ts';
 
 // A link to an outside application (here zoommtg:) makes Chromium on Linux
 // open its "Open xdg-open?" dialog in the tab, headless too, where nobody sees
@@ -18,10 +16,9 @@ describe('links to outside applications', () => {
   const suite = useHostileSuite('spm-app-links-');
 
   test('after a zoommtg: link, the next click reaches the page on ours (the upstream CLI alongside, in the same run)', { timeout: 120_000 }, async (t) => {
-    const { output, servers, site } = suite;
+    const { output, site } = suite;
     const runtimeDir = fs.mkdtempSync(path.join(output.path, 'runtime-'));
-    const [upstream, ours] = await Promise.all([connectUpstream(`${output.path}/upstream`), connect(testEnv(`${output.path}/ours`), ['--runtime-dir', runtimeDir])]);
-    servers.push(upstream, ours);
+    const { upstream, ours } = await upstreamAndOurs(suite, ['--runtime-dir', runtimeDir]);
     const play = async (d: Driver) => {
       await d.go('/app-link');
       await d.click('Join in the app');

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Driver, useHostileSuite } from './helpers/hostile-driver.ts';
-import { connect, testEnv } from './helpers/server.ts';
-import { connectUpstream } from './helpers/upstream-cli.ts';
+import { Driver, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driver.ts';
 
 // A page that floods its console. Under the upstream every message is an
 // event its server receives and keeps as it is logged: a page logging 2,000
@@ -17,9 +15,8 @@ describe('a page that floods its console', () => {
   const suite = useHostileSuite('spm-console-flood-');
 
   test('ours answers every call, lists a bounded console, and goes on (the upstream CLI alongside, in the same run)', { timeout: 180_000 }, async (t) => {
-    const { output, servers, site } = suite;
-    const [upstream, ours] = await Promise.all([connectUpstream(`${output.path}/upstream`), connect(testEnv(`${output.path}/ours`))]);
-    servers.push(upstream, ours);
+    const { site } = suite;
+    const { upstream, ours } = await upstreamAndOurs(suite);
     const yardstick = async () => {
       const d = new Driver(upstream.client, site, 20_000);
       await d.go('/console-stream');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CALL_BOUND_MS, Driver, useHostileSuite } from './helpers/hostile-driver.ts';
+import { CALL_BOUND_MS, Driver, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driver.ts';
 import { connect, testEnv, textOf } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
@@ -30,9 +30,8 @@ describe('dialogs from a field\'s handlers while typing', () => {
   const suite = useHostileSuite('spm-key-dialogs-');
 
   test('typing into a field that alerts answers at once with the dialog, and the text gets in (the upstream CLI alongside, in the same run)', { timeout: 240_000 }, async (t) => {
-    const { output, servers, site } = suite;
-    const [upstream, ours] = await Promise.all([connectUpstream(`${output.path}/upstream`), connect(testEnv(`${output.path}/ours`))]);
-    servers.push(upstream, ours);
+    const { site } = suite;
+    const { upstream, ours } = await upstreamAndOurs(suite);
     const run = async (d: Driver) => ({
       everyKey: await play(d, '/key-alert'),
       focus: await play(d, '/focus-alert'),

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Driver, useHostileSuite } from './helpers/hostile-driver.ts';
-import { connect, testEnv } from './helpers/server.ts';
-import { connectUpstream } from './helpers/upstream-cli.ts';
+import { Driver, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driver.ts';
 
 // A "Sign in with a passkey" button (navigator.credentials.get or create)
 // makes Chromium on Linux open its security-key dialog in the tab, headless
@@ -19,9 +17,8 @@ describe('passkey prompts', () => {
   const suite = useHostileSuite('spm-passkey-');
 
   test('after a passkey button, the next click reaches the page on ours (the upstream CLI alongside, in the same run)', { timeout: 150_000 }, async (t) => {
-    const { output, servers, site } = suite;
-    const [upstream, ours] = await Promise.all([connectUpstream(`${output.path}/upstream`), connect(testEnv(`${output.path}/ours`))]);
-    servers.push(upstream, ours);
+    const { site } = suite;
+    const { upstream, ours } = await upstreamAndOurs(suite);
     const play = async (d: Driver) => {
       const seen: Record<string, string | undefined> = {};
       await d.call('browser_navigate', { url: `${site.otherOrigin}/passkey` });

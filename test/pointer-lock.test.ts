@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Driver, useHostileSuite } from './helpers/hostile-driver.ts';
-import { connect, testEnv } from './helpers/server.ts';
-import { connectUpstream } from './helpers/upstream-cli.ts';
+import { Driver, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driver.ts';
 
 // A page that locks the pointer (requestPointerLock: a game, a 3D viewer, a
 // trap) takes every mouse event wherever it is aimed: on the upstream every
@@ -18,9 +16,8 @@ describe('a page that locks the pointer', () => {
   const suite = useHostileSuite('spm-pointer-lock-');
 
   test('ours: the next click reaches its element, Escape exits the lock as a person\'s Esc does (the upstream CLI alongside, in the same run)', { timeout: 120_000 }, async (t) => {
-    const { output, servers, site } = suite;
-    const [upstream, ours] = await Promise.all([connectUpstream(`${output.path}/upstream`), connect(testEnv(`${output.path}/ours`))]);
-    servers.push(upstream, ours);
+    const { site } = suite;
+    const { upstream, ours } = await upstreamAndOurs(suite);
     const lockThenPing = async (d: Driver) => {
       await d.go('/pointer-lock');
       await d.click('Play');

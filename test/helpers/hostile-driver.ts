@@ -4,6 +4,7 @@ import { after, before } from 'node:test';
 import { useTempDir } from './fixtures.ts';
 import { startHostileSite, type HostileSite } from './hostile-site.ts';
 import { closeAll, connect, testEnv, textOf, type Connected } from './server.ts';
+import { connectUpstream } from './upstream-cli.ts';
 
 // Drives one target (upstream CLI or ours) through the hostile corpus and
 // records what a user reads off each result.
@@ -110,4 +111,11 @@ export function useHostileSuite(prefix: string): HostileSuite {
     await site?.close();
   });
   return suite;
+}
+
+/** The upstream CLI and a session of ours with its default settings (plus `oursArgs`), started together and closed with the suite: the side-by-side of one test. */
+export async function upstreamAndOurs(suite: HostileSuite, oursArgs: string[] = []): Promise<{ upstream: Connected; ours: Connected }> {
+  const [upstream, ours] = await Promise.all([connectUpstream(`${suite.output.path}/upstream`), connect(testEnv(`${suite.output.path}/ours`), oursArgs)]);
+  suite.servers.push(upstream, ours);
+  return { upstream, ours };
 }
