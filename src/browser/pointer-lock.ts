@@ -1,4 +1,4 @@
-import type { BrowserContext, Frame, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { inUtilityWorld } from './utility-world.ts';
 
 // A page that locks the pointer (requestPointerLock: games, 3D viewers, or a
@@ -30,10 +30,10 @@ export function watchPointerLocks(context: BrowserContext, onRelease: () => void
   released.set(context, onRelease);
 }
 
-async function framesHolding(page: Page, ask: typeof LOCKED): Promise<Frame[]> {
-  const frames = page.frames();
-  const answers = await Promise.all(frames.map((frame) => inUtilityWorld<boolean>(frame.locator(':root'), ask, CHECK_MS)));
-  return frames.filter((_, i) => answers[i] === true);
+/** Whether any frame answers `ask` with a lock held. */
+async function anyFrameHolds(page: Page, ask: typeof LOCKED): Promise<boolean> {
+  const answers = await Promise.all(page.frames().map((frame) => inUtilityWorld<boolean>(frame.locator(':root'), ask, CHECK_MS)));
+  return answers.includes(true);
 }
 
 /**
@@ -42,10 +42,9 @@ async function framesHolding(page: Page, ask: typeof LOCKED): Promise<Frame[]> {
  * in time counts as holding none: the action goes on as it would have.
  */
 export async function releasePointerLock(page: Page): Promise<boolean> {
-  const holding = await framesHolding(page, EXIT_LOCK);
-  if (!holding.length) return false;
+  if (!(await anyFrameHolds(page, EXIT_LOCK))) return false;
   const until = performance.now() + UNLOCK_MS;
-  while (performance.now() < until && (await framesHolding(page, LOCKED)).length) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (performance.now() < until && (await anyFrameHolds(page, LOCKED))) await new Promise((resolve) => setTimeout(resolve, 20));
   released.get(page.context())?.();
   return true;
 }
