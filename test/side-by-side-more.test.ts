@@ -110,6 +110,31 @@ const STEPS: Step[] = [
   ['browser_stop_video', () => ({})],
   ['browser_start_recording', () => ({})],
   ['browser_stop_recording', () => ({})],
+  // The remaining tools and the arguments left out above (one request's body, run_code, submit, slowly, modifiers, tabs by index…).
+  ['browser_navigate', (s) => ({ url: `${s}/network` })],
+  ['browser_network_request', () => ({ index: 2, part: 'response-body' })],
+  ['browser_network_request', () => ({ index: 99 })],
+  ['browser_run_code_unsafe', () => ({ code: 'async (page) => await page.title()' })],
+  ['browser_navigate', (s) => ({ url: `${s}/form` })],
+  ['browser_snapshot', () => ({})],
+  ['browser_type', (_s, _d, ref) => ({ element: 'Name', target: ref('textbox "Name"'), text: 'Bob', submit: true })],
+  ['browser_type', (_s, _d, ref) => ({ element: 'Name', target: ref('textbox "Name"'), text: 'Al', slowly: true })],
+  ['browser_evaluate', (_s, _d, ref) => ({ element: 'Name', target: ref('textbox "Name"'), function: '(e) => e.value + " " + document.getElementById("out").textContent' })],
+  ['browser_click', (_s, _d, ref) => ({ element: 'Agree', target: ref('checkbox "Agree"'), modifiers: ['Shift'] })],
+  ['browser_click', (_s, _d, ref) => ({ element: 'Send', target: ref('button "Send"'), button: 'right' })],
+  ['browser_click', (_s, _d, ref) => ({ element: 'Hover me', target: ref('button "Hover me"'), doubleClick: true })],
+  ['browser_press_key', () => ({ key: 'Tab' })],
+  ['browser_press_key', () => ({ key: 'NotAKey' })],
+  ['browser_select_option', (_s, _d, ref) => ({ element: 'Color', target: ref('combobox "Color"'), values: ['purple'] })],
+  ['browser_take_screenshot', (_s, d) => ({ filename: path.join(d, 'full.png'), fullPage: true })],
+  ['browser_take_screenshot', (_s, _d, ref) => ({ element: 'Send', target: ref('button "Send"'), type: 'jpeg' })],
+  ['browser_wait_for', () => ({ text: 'sent Bob' })],
+  ['browser_wait_for', () => ({ textGone: 'never there' })],
+  ['browser_tabs', () => ({ action: 'new', url: 'about:blank' })],
+  ['browser_tabs', () => ({ action: 'select', index: 0 })],
+  ['browser_tabs', () => ({ action: 'close', index: 1 })],
+  ['browser_navigate_back', () => ({})],
+  ['browser_console_messages', () => ({ level: 'error', all: true })],
 ];
 
 describe('side by side with the upstream CLI, our defaults on: the rest of the tools read the same', () => {
@@ -161,7 +186,7 @@ describe('side by side with the upstream CLI, our defaults on: the rest of the t
 
   test('the page saw the same actions: drag, drop, raw mouse, wheel, dialogs, offline and routes took effect', () => {
     const results = (side: string[]) => side.filter((r) => r.startsWith('browser_evaluate')).map((r) => /### Result\n(.*)/.exec(r)?.[1]);
-    assert.deepEqual(results(ours), ['"dropped x"', '"dropped hello"', '"pad 1"', '300', '"offline"', '418', '200', '"abc"', '"2024-01-15 2024-W05 #ff0000 30 42.5 abc SHOUT one\\ntwo Fields"', '1', '2']);
+    assert.deepEqual(results(ours), ['"dropped x"', '"dropped hello"', '"pad 1"', '300', '"offline"', '418', '200', '"abc"', '"2024-01-15 2024-W05 #ff0000 30 42.5 abc SHOUT one\\ntwo Fields"', '1', '2', '"BobAl sent Bob red false"']);
     assert.deepEqual(results(upstream), results(ours));
   });
 });

@@ -71,9 +71,13 @@ export const heldByDialog = (page: Page): boolean => !!openDialogOf(page);
  */
 export async function untilDialog<T>(page: Page, work: Promise<T>): Promise<T | undefined> {
   const watch = watchForDialog(page);
-  work.catch(() => {});
+  // Awaited by a function of ours, not only raced: Playwright names a failed
+  // call after the async stack, which a race cuts ("Unknown key" would lose
+  // the upstream's "browserBackend.callTool:" prefix).
+  const awaited = (async () => await work)();
+  awaited.catch(() => {});
   try {
-    return await Promise.race([work, watch.opened.then(() => undefined)]);
+    return await Promise.race([awaited, watch.opened.then(() => undefined)]);
   } finally {
     watch.dispose();
   }
