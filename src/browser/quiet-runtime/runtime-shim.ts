@@ -6,6 +6,7 @@ import { newSessionState, newSync, type SessionState } from './session-state.ts'
 import { UserAgentHints } from './user-agent-hints.ts';
 import { UserScripts } from '../user-scripts.ts';
 import { asksForGesture, withoutGesture } from './user-gesture.ts';
+import { cleanUserEvaluate, mayBeUserEvaluate } from './user-evaluate.ts';
 import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
 
 // With CDP's Runtime domain enabled, V8 describes every console.log argument
@@ -115,6 +116,7 @@ export class QuietRuntime {
       const sessionId = SESSION_AT_END.exec(end)?.[1];
       const state = sessionId ? this.#sessions.get(sessionId) : undefined;
       if (sessionId && state?.quiet && !state.sync && performance.now() - state.syncedAt > FLUSH_AFTER_MS) this.#requestSync(sessionId, state);
+      if (method === 'Runtime.callFunctionOn' && this.userScripts.running && mayBeUserEvaluate(full())) return cleanUserEvaluate(full()) ?? true;
       if (method === 'Runtime.callFunctionOn' && !this.userScripts.running && asksForGesture(end)) return withoutGesture(full());
       return true;
     }

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { useTempDir } from './helpers/fixtures.ts';
+import { servePage, type Site } from './helpers/site.ts';
+import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { connectUpstream } from './helpers/upstream-cli.ts';
+
+// A page that wraps document.getElementById reads who called it in
+// `new Error().stack` (rebrowser's sourceUrlLeak probe; "UtilityScript." in a
+// stack is a known Playwright check). Under the upstream, the user's code of
+// browser_evaluate runs inside Playwright's UtilityScript through two evals;
+// under ours its callers are <anonymous> frames only, as for code typed into
+// DevTools' console, and every result reads as the upstream's.
+const PAGE = `<!doctype html><title>wrapped</title><input id="name" aria-label="Name" value="Ada"><pre id="seen"></pre><script>
+const seen = [];
+const byId = Document.prototype.getElementById;
+Document.prototype.getElementById = function (id) {
+  seen.push(new Error('probe').stack.split('\\n').slice(2).map((line) => line.trim()).join(' / '));
+  return byId.call(this, id);
+};
+setInterval(() => (document.getElementById === Document.prototype.getElementById) && (document.querySelector('#seen').textContent = 'callers: ' + seen.join(' || ')), 20);
+</script>`;
+
+const CALLS: Record<string, unknown>[] = [
+  { function: "() => document.getElementById('name').value" },
+  { function: "document.getElementById('name').value + '!'" },
+  { function: "async () => { await new Promise((r) => setTimeout(r, 10)); return document.getElementById('name').value.length; }" },
+  { function: '() => { undeclaredName = 1; return [this === window, typeof undeclaredName]; }' },
+];
+
+let site: Site;
+const servers: Connected[] = [];
+const dirs = useTempDir('spm-evaluate-stack-');
+
+before(async () => {
+  site = await servePage(PAGE);
+});
+after(async () => {
+  await closeAll(servers);
+  await site?.close();
+});
+
+async function drive(server: Connected) {
+  servers.push(server);
+  const call = async (name: string, args: Record<string, unknown> = {}) => textOf(await server.client.callTool({ name, arguments: args }));
+  await call('browser_navigate', { url: site.url });
+  const ref = (await call('browser_snapshot')).match(/textbox "Name" \[ref=(\w+)\]/)?.[1];
+  const results = [];
+  for (const args of CALLS) results.push((await call('browser_evaluate', args)).split('### Ran')[0]);
+  results.push((await call('browser_evaluate', { element: 'Name', target: ref, function: "(e) => e.id + document.getElementById('name').tagName" })).split('### Ran')[0]);
+  await call('browser_wait_for', { time: 0.2 });
+  const callers = (await call('browser_snapshot')).match(/callers: ([^\n]*)/)?.[1] ?? '';
+  return { results, callers: callers.replace(/"$/, '').split(' || ') };
+}
+
+test("a page function the user's evaluate calls sees only <anonymous> callers, no Playwright names (the upstream CLI alongside, in the same run)", { timeout: 120_000 }, async (t) => {
+  const theirs = await drive(await connectUpstream(path.join(dirs.path, 'upstream')));
+  const mine = await drive(await connect(testEnv(path.join(dirs.path, 'ours'))));
+  t.diagnostic(`upstream CLI, the callers a page saw: ${theirs.callers[0]}`);
+  t.diagnostic(`ours: ${mine.callers[0]}`);
+  assert.ok(theirs.callers.some((c) => /UtilityScript\./.test(c)), 'the upstream shows Playwright in the stack (the probe works)');
+  assert.equal(mine.callers.length, 4, 'every call of the page function was seen');
+  for (const callers of mine.callers) {
+    assert.doesNotMatch(callers, /UtilityScript|eval at|evaluate|playwright|pptr/i);
+    for (const frame of callers.split(' / ')) assert.match(frame, /^at (async )?<anonymous>:\d+:\d+$/);
+  }
+  assert.deepEqual(mine.results, theirs.results, 'the results read as the upstream\'s');
+});
