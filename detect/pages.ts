@@ -78,6 +78,11 @@ for (const proto of [Document.prototype, Navigator.prototype]) Object.defineProp
 let playwrightListeners = false;
 const addListener = EventTarget.prototype.addEventListener;
 EventTarget.prototype.addEventListener = function (type, ...rest) { if (String(type).startsWith('__playwright')) playwrightListeners = true; return addListener.call(this, type, ...rest); };
+// A wrapped getElementById reads its callers' stack (rebrowser's sourceUrlLeak): the agent's browser_evaluate calls it on this page.
+let evaluateCallerNamed = false;
+const byId = Document.prototype.getElementById;
+const callerStack = () => { const hook = Error.prepareStackTrace; Error.prepareStackTrace = undefined; const stack = new Error('probe').stack; Error.prepareStackTrace = hook; return stack; };
+Document.prototype.getElementById = function (id) { if (/UtilityScript|eval at|__playwright|pptr:/.test(callerStack())) evaluateCallerNamed = true; return byId.call(this, id); };
 // Activation comes from input (keydown, mousedown, pointerup...): the moment the page is first activated, was there any?
 let inputEvents = 0;
 let activatedWithoutInput = false;
@@ -110,7 +115,7 @@ console.log(err);
 let loggedErrorDescribed = false;
 Error.prepareStackTrace = () => { loggedErrorDescribed = true; return ''; };
 console.log(new Error('late'));
-// The report waits for the agent's click and most of its typing (humanised typing takes ~150 ms a key).
+// The report waits for the agent's click, its typing (humanised typing takes ~150 ms a key) and its evaluate.
 setTimeout(async () => {
   const ua = navigator.userAgent;
   const worker = await new Promise((resolve) => {
@@ -142,6 +147,7 @@ setTimeout(async () => {
     webdriver: navigator.webdriver === true,
     workerCDP,
     loggedErrorDescribed,
+    evaluateCallerNamed,
     modelContextRead: modelContextReads > 0,
     automationGlobals: automationGlobals.join(',') || false,
     headlessUserAgent: /Headless/.test(ua + worker + shared),
@@ -157,6 +163,6 @@ setTimeout(async () => {
     ...inputTells(),
   };
   report({ flagged: Object.values(signals).some(Boolean), signals });
-}, 4000);
+}, 6000);
 </script>`),
 };

@@ -78,7 +78,7 @@ function serverArgs(side: Side, mode: string): string[] {
   return [cli, '--browser', 'chromium', '--executable-path', CHROMIUM, '--isolated', '--no-sandbox', ...(mode === 'headless' ? ['--headless'] : []), ...output];
 }
 
-/** A server, driven as an agent would: navigate, snapshot, click, type. */
+/** A server, driven as an agent would: navigate, snapshot, click, type (and, on the probe page, an evaluate). */
 async function viaMcp(side: Side, mode: string, display: string | undefined): Promise<Record<string, Report>> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', STEALTH_BINARY_PATH: CHROMIUM, STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'warn', ...(display ? { DISPLAY: display } : {}) };
   const transport = new StdioClientTransport({ command: process.execPath, args: serverArgs(side, mode), env, stderr: 'ignore' });
@@ -96,6 +96,8 @@ async function viaMcp(side: Side, mode: string, display: string | undefined): Pr
       if (go) await call('browser_click', { target: go, element: 'Continue' });
       const field = ref('textbox \\\\"Search\\\\"');
       if (field) await call('browser_type', { target: field, element: 'Search', text: 'weather tomorrow' });
+      // An agent reading the page with its own script (the probe page watches who calls getElementById).
+      if (name === 'probe') await call('browser_evaluate', { function: "() => document.getElementById('go')?.textContent" });
       out[name] = await report;
     }
   } finally {
