@@ -21,7 +21,7 @@ interface Probe {
   consoleNative: boolean;
   webdriver: boolean;
   ua: Record<string, string>;
-  geometry: { inner: number[]; outer: number[]; screen: number[] };
+  geometry: { inner: number[]; outer: number[]; screen: number[]; avail: number[] };
 }
 
 /** Drives the probe page only through MCP tools (navigate, snapshot, click, type, one evaluate to read the result). */
@@ -137,6 +137,9 @@ describe('automation probes: no signal of our own, one identity everywhere, huma
   test("no fixed automation viewport: not Playwright's 1280x720, and the screen holds the window", () => {
     assert.notDeepEqual(ours.geometry.inner, [1280, 720]);
     assert.ok(ours.geometry.screen[0]! >= ours.geometry.inner[0]! && ours.geometry.screen[1]! >= ours.geometry.inner[1]!, JSON.stringify(ours.geometry));
+    // The window with the browser's bars fits the screen's available height, as on any desktop (Playwright
+    // alone reports a screen the size of the viewport, below the window).
+    assert.ok(ours.geometry.avail[1]! >= ours.geometry.outer[1]! && ours.geometry.outer[1]! > ours.geometry.inner[1]!, JSON.stringify(ours.geometry));
   });
 
   test('a click comes after a pointer path with uneven timing; keys arrive with uneven delays (the upstream: one jump, even keys)', () => {

@@ -5,7 +5,7 @@ import type { BrowserBinary } from './binary.ts';
 import type { LaunchExtras } from './launch-extras.ts';
 import { withOurFeatures } from './chromium-features.ts';
 import { mergeArgs, stealthProfile, type StealthProfile } from './stealth-profile.ts';
-import { applicableSwitches, vendorViewport, withFontMetricsFeature } from './stealth-switches.ts';
+import { applicableSwitches, vendorScreen, vendorViewport, withFontMetricsFeature } from './stealth-switches.ts';
 import { reducedUserAgent } from './user-agent.ts';
 import { clientHintsFor, type UserAgentOverride } from './client-hints.ts';
 import { attachTarget, type AttachTarget } from './attach.ts';
@@ -65,6 +65,7 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
   if (userAgent) userArgs.push(`--user-agent=${userAgent}`);
   // The upstream's own default on the playwright engine; the vendor's on the stealth engine.
   const viewport = restContext.viewport !== undefined ? restContext.viewport : stealthEngine ? vendorViewport(switchContext) : headed ? null : { width: 1280, height: 720 };
+  const screen = stealthEngine ? vendorScreen(switchContext, viewport, restContext.screen !== undefined) : undefined;
   if (!userArgs.some((a) => a.startsWith('--disable-blink-features'))) userArgs.push(AUTOMATION_CONTROLLED_OFF);
   const quietRuntime = stealthEngine && config.quietRuntime;
   const ignoreDefaultArgs =
@@ -83,7 +84,7 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
       handleSIGHUP: false,
     },
     // With the stealth profile, locale and timezone travel as flags instead.
-    context: { ...restContext, viewport, ...(stealth ? {} : { ...(locale ? { locale } : {}), ...(timezoneId ? { timezoneId } : {}) }) },
+    context: { ...restContext, viewport, ...(screen ? { screen } : {}), ...(stealth ? {} : { ...(locale ? { locale } : {}), ...(timezoneId ? { timezoneId } : {}) }) },
     switches: switches.map((s) => ({ switch: s.switch, why: s.why, since: s.since ?? null })),
     binary,
     stealth,

@@ -53,6 +53,19 @@ export function vendorViewport(ctx: SwitchContext): { width: number; height: num
   return { width: 1920, height: 947 };
 }
 
+// The fixed viewport is a maximized window's on a 1920×1080 screen. Playwright
+// otherwise reports a screen the size of the viewport, and the window (the
+// viewport plus the browser's own bars) taller than its screen, which no
+// desktop shows. A stealth build reports the screen of its fingerprint: that
+// is left to it.
+const VENDOR_SCREEN = { width: 1920, height: 1080 };
+
+/** The screen that goes with the vendor's fixed viewport on a stock Chromium, when the user set none. */
+export function vendorScreen(ctx: SwitchContext, viewport: { width: number; height: number } | null | undefined, screenSet: boolean): { width: number; height: number } | undefined {
+  if (screenSet || ctx.viewportSet || ctx.buildVersion !== null || !viewport) return undefined;
+  return VENDOR_SCREEN;
+}
+
 /** `--fingerprint-windows-font-metrics` needs MediaRouter among the enabled features (vendor args.ts). */
 export function withFontMetricsFeature(args: string[]): string[] {
   if (!args.some((a) => a === '--fingerprint-windows-font-metrics' || a.startsWith('--fingerprint-windows-font-metrics='))) return args;
