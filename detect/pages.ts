@@ -156,6 +156,10 @@ setTimeout(async () => {
     consoleNotNative: !/\\[native code\\]/.test(Function.prototype.toString.call(console.log)),
     automationViewport: innerWidth === 1280 && innerHeight === 720,
     outerEqualsInner: outerHeight === innerHeight && outerWidth === innerWidth,
+    // Playwright's emulation alone: a screen the size of the page, or a window taller or wider than the screen can show
+    // (a maximized window overhangs its screen by its 8-pixel borders at most).
+    screenIsViewport: screen.width === innerWidth && screen.height === innerHeight,
+    windowOffScreen: outerHeight > screen.availHeight + 16 || outerWidth > screen.availWidth + 16,
     historyUnthrottled: pushed === 300,
     clientHintsEmpty,
     activatedWithoutInput,

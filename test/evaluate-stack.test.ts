@@ -27,6 +27,8 @@ const CALLS: Record<string, unknown>[] = [
   { function: "document.getElementById('name').value + '!'" },
   { function: "async () => { await new Promise((r) => setTimeout(r, 10)); return document.getElementById('name').value.length; }" },
   { function: '() => { undeclaredName = 1; return [this === window, typeof undeclaredName]; }' },
+  // The upstream's eval reads this as a sequence: its last value.
+  { function: '(1), (2)' },
 ];
 
 let site: Site;

@@ -31,12 +31,13 @@ function wrapper(onElement: boolean, text: string): string {
   const params = onElement ? 'element, expr' : 'expr';
   // Sloppy code at the top of a script, `this` the window and no `arguments`, as
   // the upstream's wrapper is (Playwright's global.eval of it is an indirect eval).
-  // The text on the first line, passed through a call so that V8 infers no name for it
-  // (in `const value = async () => …`, even in an array or after a comma, the function
-  // is named "value" in a stack). `await 0` defers without the page's Promise or then,
-  // which a page can replace.
-  return `(${params}) => (async () => { await 0; const value = ((text) => text)((${text}
-));
+  // The text on the first line, after `0, ` as a sequence whose last value it is
+  // (text the upstream's eval reads as `(1), (2)` gives 2 here too), passed through a call
+  // so that V8 infers no name for it (in `const value = async () => …`, even in an array
+  // or after a comma, the function is named "value" in a stack). `await 0` defers without
+  // the page's Promise or then, which a page can replace.
+  return `(${params}) => (async () => { await 0; const value = ((text) => text)((0, (${text}
+)));
 const isFunction = typeof value === "function";
 const result = await (isFunction ? value(${onElement ? 'element' : ''}) : value);
 return { result, isFunction };
