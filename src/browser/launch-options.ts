@@ -65,7 +65,7 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
   if (userAgent) userArgs.push(`--user-agent=${userAgent}`);
   // The upstream's own default on the playwright engine; the vendor's on the stealth engine.
   const viewport = restContext.viewport !== undefined ? restContext.viewport : stealthEngine ? vendorViewport(switchContext) : headed ? null : { width: 1280, height: 720 };
-  const screen = stealthEngine ? vendorScreen(switchContext, viewport, restContext.screen !== undefined) : undefined;
+  const screen = stealthEngine ? vendorScreen(switchContext, restContext.screen !== undefined) : undefined;
   if (!userArgs.some((a) => a.startsWith('--disable-blink-features'))) userArgs.push(AUTOMATION_CONTROLLED_OFF);
   const quietRuntime = stealthEngine && config.quietRuntime;
   const ignoreDefaultArgs =

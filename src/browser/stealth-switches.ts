@@ -61,9 +61,8 @@ export function vendorViewport(ctx: SwitchContext): { width: number; height: num
 const VENDOR_SCREEN = { width: 1920, height: 1080 };
 
 /** The screen that goes with the vendor's fixed viewport on a stock Chromium, when the user set none. */
-export function vendorScreen(ctx: SwitchContext, viewport: { width: number; height: number } | null | undefined, screenSet: boolean): { width: number; height: number } | undefined {
-  if (screenSet || ctx.viewportSet || ctx.buildVersion !== null || !viewport) return undefined;
-  return VENDOR_SCREEN;
+export function vendorScreen(ctx: SwitchContext, screenSet: boolean): { width: number; height: number } | undefined {
+  return !screenSet && ctx.buildVersion === null && vendorViewport(ctx) ? VENDOR_SCREEN : undefined;
 }
 
 /** `--fingerprint-windows-font-metrics` needs MediaRouter among the enabled features (vendor args.ts). */

@@ -116,9 +116,10 @@ export class QuietRuntime {
       const sessionId = SESSION_AT_END.exec(end)?.[1];
       const state = sessionId ? this.#sessions.get(sessionId) : undefined;
       if (sessionId && state?.quiet && !state.sync && performance.now() - state.syncedAt > FLUSH_AFTER_MS) this.#requestSync(sessionId, state);
-      if (method === 'Runtime.callFunctionOn' && this.userScripts.running && mayBeUserEvaluate(full())) return cleanUserEvaluate(full()) ?? true;
-      if (method === 'Runtime.callFunctionOn' && !this.userScripts.running && asksForGesture(end)) return withoutGesture(full());
-      return true;
+      if (method !== 'Runtime.callFunctionOn') return true;
+      if (!this.userScripts.running) return asksForGesture(end) ? withoutGesture(full()) : true;
+      const text = full();
+      return (mayBeUserEvaluate(text) && cleanUserEvaluate(text)) || true;
     }
     const hinted = method === 'Target.detachFromTarget' || USER_AGENT_METHODS.has(method);
     // Without client hints to keep, those commands are not this shim's.

@@ -45,7 +45,7 @@ return { result, isFunction };
 }
 
 /** A quick look before parsing: only browser_evaluate's calls carry both. */
-export const mayBeUserEvaluate = (text: string): boolean => text.includes('utilityScript.evaluate(...args)') && text.includes('const value = eval(');
+export const mayBeUserEvaluate = (text: string): boolean => text.includes(UTILITY_CALL) && text.includes('const value = eval(');
 
 /** browser_evaluate's call with the user's text compiled into it, or undefined to send the call as it is. */
 export function cleanUserEvaluate(text: string): string | undefined {
