@@ -69,3 +69,43 @@ test("a page function the user's evaluate calls sees only <anonymous> callers, n
   }
   assert.deepEqual(mine.results, theirs.results, 'the results read as the upstream\'s');
 });
+
+// browser_run_code_unsafe: the user's own page.evaluate, locator.evaluate and
+// $eval run the same way: the page sees <anonymous> callers only, and the
+// tool's answer is the upstream's.
+const RUN_CODE = `async (page) => {
+  const direct = await page.evaluate(() => document.getElementById('name').value);
+  const withArg = await page.evaluate(([id, suffix]) => document.getElementById(id).value + suffix, ['name', '?']);
+  const asText = await page.evaluate("document.getElementById('name').value.length");
+  const onElement = await page.locator('#name').evaluate((e) => e.id + document.getElementById('name').tagName);
+  const viaEval = await page.$eval('#name', function (e) { return [this === window, document.getElementById(e.id).value]; });
+  const asHandle = await page.evaluateHandle(() => document.getElementById('name'));
+  const thrown = await page.evaluate(() => { document.getElementById('name'); throw new Error('boom'); }).catch((e) => e.message.split('\\n')[0]);
+  const missing = await page.evaluate(() => typeof utilityScript + typeof isFunction + typeof arguments).catch((e) => e.message.split('\\n')[0]);
+  return { direct, withArg, asText, onElement, viaEval, handle: String(asHandle), thrown, missing };
+}`;
+
+async function driveRunCode(server: Connected) {
+  servers.push(server);
+  const call = async (name: string, args: Record<string, unknown> = {}) => textOf(await server.client.callTool({ name, arguments: args }));
+  await call('browser_navigate', { url: site.url });
+  const result = (await call('browser_run_code_unsafe', { code: RUN_CODE })).split('### Ran')[0];
+  await call('browser_wait_for', { time: 0.2 });
+  const callers = (await call('browser_snapshot')).match(/callers: ([^\n]*)/)?.[1] ?? '';
+  return { result, callers: callers.replace(/"$/, '').split(' || ') };
+}
+
+test("browser_run_code_unsafe: the user's page.evaluate calls show the page no Playwright names either (the upstream CLI alongside)", { timeout: 120_000 }, async (t) => {
+  const theirs = await driveRunCode(await connectUpstream(path.join(dirs.path, 'upstream-run-code')));
+  const mine = await driveRunCode(await connect(testEnv(path.join(dirs.path, 'ours-run-code'))));
+  t.diagnostic(`upstream CLI: ${theirs.callers.join(' || ')}`);
+  t.diagnostic(`ours: ${mine.callers.join(' || ')}`);
+  t.diagnostic(`result: ${mine.result}`);
+  assert.ok(theirs.callers.some((c) => /UtilityScript\./.test(c)), 'the upstream shows Playwright in the stack (the probe works)');
+  assert.equal(mine.callers.length, theirs.callers.length, 'every call of the page function was seen');
+  for (const callers of mine.callers) {
+    assert.doesNotMatch(callers, /UtilityScript|eval at|evaluate|playwright|pptr/i);
+    for (const frame of callers.split(' / ')) assert.match(frame, /^at (async )?<anonymous>:\d+:\d+$/);
+  }
+  assert.equal(mine.result, theirs.result, "the tool's answer reads as the upstream's");
+});

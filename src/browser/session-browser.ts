@@ -188,9 +188,12 @@ export class SessionBrowser {
     if (this.running) await this.#passkeys?.otherStarts();
   }
 
-  /** A tool runs script the user wrote: evaluations keep their user gesture until the returned function is called (its browser may launch meanwhile). */
-  userScriptStarts(): () => void {
-    return this.#userScripts.start();
+  /**
+   * A tool runs script the user wrote: evaluations keep their user gesture until the returned function is called (its browser may launch meanwhile).
+   * source: the code it runs, when the call carries it (browser_run_code_unsafe).
+   */
+  userScriptStarts(source?: string): () => void {
+    return this.#userScripts.start(source);
   }
 
   /** The launch profile this session's browsers get, for stealth_bridge_info. */

@@ -4,20 +4,30 @@
 // (quiet-runtime/user-gesture.ts) and element handles are the page's own
 // (utility-world.ts). One counter per session serves both.
 
-/** Counts the user's scripts in flight. */
+/** Counts the user's scripts in flight, with the code of those that carry their own (browser_run_code_unsafe's). */
 export class UserScripts {
   #running = 0;
+  #sources: string[] = [];
 
   get running(): boolean {
     return this.#running > 0;
   }
 
+  /** The code of the scripts in flight: the page functions it hands Playwright are in it (quiet-runtime/user-evaluate.ts). */
+  get sources(): readonly string[] {
+    return this.#sources;
+  }
+
   /** A user's script starts; the returned function ends it (once). */
-  start(): () => void {
+  start(source?: string): () => void {
     this.#running++;
+    if (source) this.#sources.push(source);
     let ended = false;
     return () => {
-      if (!ended) (ended = true), this.#running--;
+      if (ended) return;
+      ended = true;
+      this.#running--;
+      if (source) this.#sources.splice(this.#sources.indexOf(source), 1);
     };
   }
 }

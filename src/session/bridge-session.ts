@@ -20,7 +20,7 @@ import { callDeadlineMs, forwardToolCall } from './forward-call.ts';
 import { localTools } from './local-tools/index.ts';
 import { toolLabel } from './tool-label.ts';
 import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
-import { isHidden, isInputTool, UNSAFE_CODE_TOOL, USER_SCRIPT_TOOLS, visibleUpstreamTools } from './tool-policy.ts';
+import { isHidden, isInputTool, UNSAFE_CODE_TOOL, USER_SCRIPT_TOOLS, userCodeOf, visibleUpstreamTools } from './tool-policy.ts';
 import { SERVER_INFO, SERVER_OPTIONS } from './server-identity.ts';
 import type { SessionOverrides } from './session-overrides.ts';
 import type { Activity } from './activity.ts';
@@ -224,7 +224,7 @@ export class BridgeSession {
     if (isHidden(params.name, this.#unsafeCodeAllowed))
       throw new McpError(ErrorCode.InvalidParams, `Tool ${UNSAFE_CODE_TOOL} is disabled on this server: it runs code inside the server process. The operator can enable it with --allow-unsafe-code.`);
     const closedAfterCancel = await this.#hangs.pendingNote();
-    const forward = USER_SCRIPT_TOOLS.has(params.name) ? () => this.#asUserScript(() => this.#forward(params, extra)) : () => this.#forward(params, extra);
+    const forward = USER_SCRIPT_TOOLS.has(params.name) ? () => this.#asUserScript(params, () => this.#forward(params, extra)) : () => this.#forward(params, extra);
     const retry = { name: params.name, browser: this.browser, forward, log: this.#options.log, sessionId: this.id };
     // Only a snapshot cannot make the page log: it may share the last result's console flush.
     if (params.name !== 'browser_snapshot') this.browser.actionStarts();
@@ -248,8 +248,8 @@ export class BridgeSession {
   }
 
   /** The user's own script keeps Playwright's user gesture, as on the upstream (browser/quiet-runtime/user-gesture.ts). */
-  async #asUserScript(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-    const ends = this.browser.userScriptStarts();
+  async #asUserScript(params: ToolCallParams, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+    const ends = this.browser.userScriptStarts(userCodeOf(params));
     try {
       return await run();
     } finally {

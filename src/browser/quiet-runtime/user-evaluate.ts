@@ -12,15 +12,19 @@ import type { Message } from './watched-messages.ts';
 // code typed into DevTools' console. Same world, same `this`, same results and
 // error messages (their stacks name these frames); a text the upstream's eval
 // could not parse is sent as it was.
+// browser_run_code_unsafe's own page.evaluate, locator.evaluate and $eval get
+// the same: a page function found in the code the tool runs is compiled at the
+// top of the call's source (global scope, as Playwright's indirect eval has it)
+// and called a microtask later.
 
 const UTILITY_CALL = '(utilityScript, ...args) => utilityScript.evaluate(...args)';
 // browser_evaluate's wrapper, on the page or on an element (its source, as Playwright sends it).
 const WRAPPER = /^async \((element, )?expr\) => \{\s*const value = eval\(`\(\$\{expr\}\)`\);\s*const isFunction = typeof value === "function";\s*const result = await \(isFunction \? value\((element)?\) : value\);\s*return \{ result, isFunction \};\s*\}$/;
 
-/** Whether the upstream's eval of `(text)` would parse it (the whole call stays as it was otherwise). */
-function parses(text: string): boolean {
+/** Whether `source` parses (the whole call stays as it was otherwise). */
+function parses(source: string): boolean {
   try {
-    new vm.Script(`(${text})`);
+    new vm.Script(source);
     return true;
   } catch {
     return false;
@@ -44,21 +48,49 @@ return { result, isFunction };
 })()`;
 }
 
-/** A quick look before parsing: only browser_evaluate's calls carry both. */
-export const mayBeUserEvaluate = (text: string): boolean => text.includes(UTILITY_CALL) && text.includes('const value = eval(');
+// The user's page function at the top of the source (evaluated before the call: a function
+// expression runs nothing, an expression runs here with the script's own frame as its only
+// caller), where no binding of ours is in its scope; called a microtask later, as
+// UtilityScript.evaluate would (isFunction: true, false, or a function's own choice).
+function codeCall(text: string): string {
+  return `((value) => (utilityScript, isFunction, returnByValue, serialize, expression, ...rest) => utilityScript.evaluate(true, returnByValue, serialize, (...parameters) => (async () => { await 0; return isFunction === true || (isFunction !== false && typeof value === "function") ? value(...parameters) : value; })(), ...rest))((0, (${text}
+)))`;
+}
 
-/** browser_evaluate's call with the user's text compiled into it, or undefined to send the call as it is. */
-export function cleanUserEvaluate(text: string): string | undefined {
-  const message = JSON.parse(text) as Message & { params?: { functionDeclaration?: unknown; arguments?: { value?: unknown }[] } };
+/** Playwright's text of a page function (trimmed; a method shorthand made a function; a function in parentheses) is in the user's code. */
+function inCode(expression: string, sources: readonly string[]): boolean {
+  const bare = /^\((async\s*)?function[\s(]/.test(expression) && expression.endsWith(')') ? expression.slice(1, -1) : expression;
+  const candidates = [bare, bare.replace(/^(async )?function /, '$1')];
+  return sources.some((source) => candidates.some((text) => text.length > 0 && source.includes(text)));
+}
+
+/** A quick look before parsing: every Playwright evaluation carries it. */
+export const mayBeUserEvaluate = (text: string): boolean => text.includes(UTILITY_CALL);
+
+type CallMessage = Message & { params?: { functionDeclaration?: unknown; arguments?: { value?: unknown }[] } };
+
+/**
+ * browser_evaluate's call with the user's text compiled into it, or a call of a
+ * page function from the code of a running script (`sources`); undefined to
+ * send the call as it is.
+ */
+export function cleanUserEvaluate(text: string, sources: readonly string[] = []): string | undefined {
+  const message = JSON.parse(text) as CallMessage;
   const params = message.params;
   if (params?.functionDeclaration !== UTILITY_CALL || !Array.isArray(params.arguments)) return undefined;
   // UtilityScript.evaluate(isFunction, returnByValue, serialize, expression, argCount, ...args, ...handles)
   const [, , , , expression, argCount] = params.arguments;
-  const shape = typeof expression?.value === 'string' ? WRAPPER.exec(expression.value) : null;
+  if (typeof expression?.value !== 'string') return undefined;
+  const shape = WRAPPER.exec(expression.value);
+  if (!shape) {
+    if (!inCode(expression.value, sources) || !parses(`(0, (${expression.value}\n))`)) return undefined;
+    params.functionDeclaration = codeCall(expression.value);
+    return JSON.stringify(message);
+  }
   const count = argCount?.value;
-  if (!shape || typeof count !== 'number' || count < 1) return undefined;
+  if (typeof count !== 'number' || count < 1) return undefined;
   const userText = params.arguments[5 + count]?.value;
-  if (typeof userText !== 'string' || !parses(userText)) return undefined;
+  if (typeof userText !== 'string' || !parses(`(${userText})`)) return undefined;
   params.functionDeclaration = `(utilityScript, isFunction, returnByValue, serialize, expression, ...rest) => utilityScript.evaluate(isFunction, returnByValue, serialize, ${wrapper(!!shape[1], userText)}, ...rest)`;
   return JSON.stringify(message);
 }
