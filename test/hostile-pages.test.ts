@@ -76,6 +76,20 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     assert.match(await d.call('browser_snapshot'), /Calm/);
   });
 
+  // The upstream's click times out and so does every later call (its snapshot, a navigate
+  // elsewhere: 30 and 60 s here), the tab stays blocked on the request.
+  test('a click whose handler waits on a synchronous request that never answers: the call ends with a note, the session goes on (ours)', { timeout: 120_000 }, async (t) => {
+    const server = await own(t, 'sync-request', TIMEOUTS);
+    const d = new Driver(server.client, suite.site);
+    await d.go('/sync-request');
+    await d.click('Load synchronously');
+    t.diagnostic(`the click took ${d.durations.at(-1)} ms`);
+    assert.match(d.texts.at(-1)!, /stopped responding.*it was closed so this session can go on/s);
+    await d.go('/calm');
+    assert.match(await d.call('browser_snapshot'), /Calm/);
+    assert.deepEqual(d.slow, []);
+  });
+
   // With Playwright's defaults (IPC flooding protection off) this page swamps
   // the browser process: every call times out, and even its tab cannot be
   // closed. Ours keeps the protection of an unautomated Chromium

@@ -49,6 +49,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/print-frame': html('Print in a frame', `<iframe title="inner" srcdoc="<button onclick='print(); parent.document.title = &quot;frame printed&quot;'>Print frame</button>"></iframe>`),
   '/timer-dialog': html('Timer dialog', `<script>setTimeout(() => alert('alert from a timer'), 300)</script><p>waiting</p>`),
   '/dialog-closed-by-page': html('Self-closing dialog', button('Open dialog', "const d = document.getElementById('d'); d.showModal(); setTimeout(() => d.close(), 200)") + '<dialog id="d">modal html dialog</dialog>'),
+  // A synchronous request to an address that never answers: the page's thread waits in the network stack, not in script.
+  '/sync-request': html('Blocking request', button('Load synchronously', "const x = new XMLHttpRequest(); x.open('GET', '/hang', false); x.send(); document.title = 'loaded'")),
   '/busy-loop': html('Busy page', `<p>spinning soon</p><script>setTimeout(() => { for (;;) {} }, 200)</script>`),
   '/worker-loop': html('Busy worker', `<p>worker spins</p><script>new Worker(URL.createObjectURL(new Blob(['for(;;){}'], { type: 'text/javascript' })))</script>`),
   '/never-loads': html('Never loads', '<p>an image that never arrives</p><img src="/hang">'),
