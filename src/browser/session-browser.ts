@@ -1,37 +1,22 @@
-import type { Browser, BrowserContext, LaunchOptions } from 'playwright-core';
-import { chromium } from '../playwright-bundles.ts';
-import { ensureDisplay } from '../container/ensure-display.ts';
+import type { Browser, BrowserContext } from 'playwright-core';
 import type { Logger } from '../log.ts';
 import { metrics } from '../metrics/metrics.ts';
 import { setUpConsoleFallback } from './console-fallback.ts';
-import { settleOutsidePages } from './settle-wait.ts';
-import { formatRaceStacksLazily } from './lazy-race-stack.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
-import path from 'node:path';
-import { makeDir } from '../fs/make-dir.ts';
-import { closeUnresponsivePages, NO_HUNG_PAGES, watchForHangCheck, type HungPages } from './hang-recovery.ts';
+import { closeUnresponsivePages, NO_HUNG_PAGES, type HungPages } from './hang-recovery.ts';
+import { ContextGuards } from './context-guards.ts';
 import { withDeadline } from './deadline.ts';
-import { LICENCE_STATUS_ENV, licenceRefusal } from './licence-exit.ts';
-import { enableHumanize } from './humanize/humanize.ts';
-import { cancelPrintPreviews, printNote, type PrintPreviewWatch } from './print-preview.ts';
-import { pointerLockNote, watchPointerLocks } from './pointer-lock.ts';
-import { guardDownloads } from './download-guard.ts';
-import { guardPages } from './page-guard.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
 import type { LaunchPlan } from './launch-options.ts';
-import { mergeArgs } from './stealth-profile.ts';
-import { mergeFeatureSwitchesAtSpawn } from './chromium-features.ts';
 import { openPageAhead } from './page-ahead.ts';
 import { launchProfileInfo } from './launch-profile-info.ts';
-import { expectQuietRuntime, installQuietRuntimeHook, takeQuietRuntime } from './quiet-runtime/spawn-hook.ts';
+import { takeQuietRuntime } from './quiet-runtime/spawn-hook.ts';
+import { spawnBrowser } from './spawn-browser.ts';
 import { UserScripts } from './user-scripts.ts';
 import { keepQueriesInUtilityWorld } from './utility-world.ts';
-import { quietRuntimeArg } from './quiet-runtime/switch.ts';
 import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
-import { randomUUID } from 'node:crypto';
 import { consoleMayHaveChanged, flushConsoleBeforeReads } from './quiet-runtime/console-flush.ts';
 import type { BrowserHooks } from './browser-hooks.ts';
-import { PasskeyGuard } from './passkey-guard.ts';
 
 /** When this session's browser launches end (forward-call.ts counts a call's deadline from then). */
 export interface LaunchClock {
@@ -60,12 +45,7 @@ export class SessionBrowser {
   #persistent: BrowserContext | undefined;
   #closed = false;
   #goneListeners = new Set<() => void>();
-  #notes: string[] = [];
-  #printPreviews: PrintPreviewWatch | undefined;
-  #tabsClosed = 0;
-  #printsCancelled = 0;
-  #pointerLocksReleased = 0;
-  #passkeys: PasskeyGuard | undefined;
+  readonly #guards: ContextGuards;
   /** Attach mode: closes what the session created and disconnects. */
   #release: (() => Promise<void>) | undefined;
   /** Launched ahead of its session (stdio handshake or the HTTP warm pool). */
@@ -82,6 +62,7 @@ export class SessionBrowser {
     this.#plan = plan;
     this.#log = log;
     this.#hooks = hooks;
+    this.#guards = new ContextGuards({ humanize: plan.humanize, maxDownloadBytes: plan.maxDownloadBytes, maxPages: plan.maxPages, headed: plan.launch.headless === false }, log);
   }
 
   /** Handed to the upstream as its context getter; concurrent calls share one launch. */
@@ -180,12 +161,13 @@ export class SessionBrowser {
 
   /** An input tool starts: a passkey request goes to no dialog until the returned function is called (passkey-guard.ts). Attached browsers are the user's. */
   inputStarts(): Promise<() => void> {
-    return this.running && this.#passkeys ? this.#passkeys.inputStarts() : Promise.resolve(() => {});
+    const passkeys = this.#guards.passkeys;
+    return this.running && passkeys ? passkeys.inputStarts() : Promise.resolve(() => {});
   }
 
   /** Any other tool starts: the passkey environment of an input tool before it goes. */
   async otherStarts(): Promise<void> {
-    if (this.running) await this.#passkeys?.otherStarts();
+    if (this.running) await this.#guards.passkeys?.otherStarts();
   }
 
   /**
@@ -218,8 +200,7 @@ export class SessionBrowser {
         this.#release = undefined;
       }
     });
-    enableHumanize(attached.context, this.#plan.humanize);
-    watchPointerLocks(attached.context, () => this.#pointerLocksReleased++);
+    this.#guards.guardAttached(attached.context);
     this.#log.info(`attached to ${target.kind === 'cdp' ? 'CDP' : 'Playwright server'} endpoint ${displayEndpoint(target.endpoint)} (${target.ownContext ? 'a context of its own' : "the browser's own context"})`);
     return attached.context;
   }
@@ -227,47 +208,8 @@ export class SessionBrowser {
   async #launch(): Promise<BrowserContext> {
     if (this.#plan.attach) return this.#attach(this.#plan.attach);
     const started = performance.now();
-    await ensureDisplay(this.#plan.launch.headless !== false);
-    // The first launch of a managed build may download it (progress on stderr).
-    const executablePath = await this.#plan.binary.ensure(this.#log);
-    if (this.#closed) throw new Error('The session is closed.');
-    const extraArgs = (await this.#hooks.extraArgs?.()) ?? [];
-    const licenceEnv = this.#plan.binary.launchEnv();
-    const extras = this.#plan.extras;
-    await extras?.beforeLaunch?.();
-    const env = { ...licenceEnv, ...this.#plan.stealth?.env, ...extras?.env };
-    const quiet = this.#plan.quietRuntime ? { token: randomUUID(), console: this.#plan.consoleCapture } : undefined;
-    const options: LaunchOptions & { executablePath: string } = {
-      ...this.#plan.launch,
-      executablePath,
-      args: [...mergeArgs(this.#plan.launch.args ?? [], extras?.args ?? []), ...extraArgs, ...(quiet ? [quietRuntimeArg(quiet)] : [])],
-      ...(extras?.proxy ? { proxy: extras.proxy } : {}),
-      // Playwright replaces the child's environment when `env` is given.
-      ...(Object.keys(env).length ? { env: { ...process.env, ...this.#plan.launch.env, ...env } } : {}),
-    };
-    const contextOptions = { ...this.#plan.context, ...extras?.context };
-    let browser: Browser;
-    let persistent: BrowserContext | undefined;
-    const statusFile = licenceEnv[LICENCE_STATUS_ENV];
-    if (statusFile) await makeDir(path.dirname(statusFile), 0o700).catch(() => {});
-    const browserType = await chromium();
-    mergeFeatureSwitchesAtSpawn();
-    if (this.#plan.quietRuntime) installQuietRuntimeHook();
-    const releaseSeat = await (this.#hooks.claimSeat?.() ?? this.#plan.binary.claimSeat(this.#log));
-    // A session's own user agent (its contextOptions) comes with Playwright's hints, as the upstream's does.
-    const forgetExpected = quiet ? expectQuietRuntime(quiet.token, { userAgent: contextOptions.userAgent ? undefined : this.#plan.userAgentOverride }) : () => {};
-    try {
-      if (extras?.userDataDir) {
-        persistent = await browserType.launchPersistentContext(extras.userDataDir, { ...options, ...contextOptions });
-        browser = persistent.browser()!;
-        this.#persistent = persistent;
-      } else browser = await browserType.launch(options);
-    } catch (error) {
-      releaseSeat();
-      throw licenceRefusal(error, statusFile) ?? error;
-    } finally {
-      forgetExpected();
-    }
+    const { browser, persistent, executablePath, quiet, contextOptions, releaseSeat } = await spawnBrowser(this.#plan, this.#hooks, this.#log, () => this.#closed);
+    this.#persistent = persistent;
     this.#browser = browser;
     metrics.browserLaunches.inc();
     browser.on('disconnected', () => {
@@ -294,17 +236,7 @@ export class SessionBrowser {
     if (this.#quiet && quiet?.console) flushConsoleBeforeReads(context, this.#quiet);
     const quietNow = this.#quiet;
     if (this.#plan.consoleFallback) this.#consoleFallbackActive = await setUpConsoleFallback(browser, context, { executablePath, cacheDir: this.#plan.binary.cacheDir, flush: quietNow && (() => quietNow.flush()), log: this.#log });
-    enableHumanize(context, this.#plan.humanize);
-    watchPointerLocks(context, () => this.#pointerLocksReleased++);
-    settleOutsidePages();
-    formatRaceStacksLazily();
-    guardDownloads(context, this.#plan.maxDownloadBytes, (stopped) =>
-      this.#notes.push(`Note: the download of ${stopped.url} was stopped at ${stopped.bytes} bytes: it grew past --max-download-bytes (${this.#plan.maxDownloadBytes}).`),
-    );
-    guardPages(context, this.#plan.maxPages, () => this.#tabsClosed++);
-    this.#printPreviews = this.#plan.launch.headless === false ? cancelPrintPreviews(browser, () => this.#printsCancelled++, this.#log) : undefined;
-    watchForHangCheck(context);
-    this.#passkeys = new PasskeyGuard(context);
+    this.#guards.guardLaunched(browser, context);
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));
     // Before the upstream gets the context, so it never sees that page before asking for one.
@@ -315,19 +247,12 @@ export class SessionBrowser {
 
   /** Lets the guards' work under way end first (at most 1 s): a cancelled print dialog. */
   async notesSettled(): Promise<void> {
-    await this.#printPreviews?.settled(1_000);
+    await this.#guards.settled();
   }
 
   /** What the browser's guards did since the last call (downloads cancelled, tabs closed); then forgotten. */
   takeNotes(): string[] {
-    // One note for a burst of tabs, however many it tried to open.
-    if (this.#tabsClosed) this.#notes.push(`Note: a page tried to open more tabs than --max-pages (${this.#plan.maxPages}); ${this.#tabsClosed} were closed as they opened.`);
-    this.#tabsClosed = 0;
-    if (this.#printsCancelled) this.#notes.push(printNote(this.#printsCancelled));
-    this.#printsCancelled = 0;
-    if (this.#pointerLocksReleased) this.#notes.push(pointerLockNote(this.#pointerLocksReleased));
-    this.#pointerLocksReleased = 0;
-    return this.#notes.splice(0);
+    return this.#guards.takeNotes();
   }
 
   /** Closes pages whose renderer hangs (no answer within probeMs) and names pages no snapshot can settle on. Nothing when no browser runs. */

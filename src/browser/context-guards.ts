@@ -1,0 +1,82 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import type { Logger } from '../log.ts';
+import { guardDownloads } from './download-guard.ts';
+import { enableHumanize } from './humanize/humanize.ts';
+import { watchForHangCheck } from './hang-recovery.ts';
+import { formatRaceStacksLazily } from './lazy-race-stack.ts';
+import { guardPages } from './page-guard.ts';
+import { PasskeyGuard } from './passkey-guard.ts';
+import { pointerLockNote, watchPointerLocks } from './pointer-lock.ts';
+import { cancelPrintPreviews, printNote, type PrintPreviewWatch } from './print-preview.ts';
+import { settleOutsidePages } from './settle-wait.ts';
+
+export interface GuardLimits {
+  humanize: boolean;
+  maxDownloadBytes: number;
+  maxPages: number;
+  headed: boolean;
+}
+
+/**
+ * What keeps a session's pages from holding it (a download that never ends, a
+ * popup flood, a print dialog, a pointer lock, a passkey dialog, a hung
+ * renderer), and the notes each leaves for the next tool result. One per
+ * session; each launch's context is guarded anew.
+ */
+export class ContextGuards {
+  readonly #limits: GuardLimits;
+  readonly #log: Logger;
+  #notes: string[] = [];
+  #printPreviews: PrintPreviewWatch | undefined;
+  #tabsClosed = 0;
+  #printsCancelled = 0;
+  #pointerLocksReleased = 0;
+  #passkeys: PasskeyGuard | undefined;
+
+  constructor(limits: GuardLimits, log: Logger) {
+    this.#limits = limits;
+    this.#log = log;
+  }
+
+  /** A browser the user runs (attach mode): only our input and the pointer lock's release. */
+  guardAttached(context: BrowserContext): void {
+    enableHumanize(context, this.#limits.humanize);
+    watchPointerLocks(context, () => this.#pointerLocksReleased++);
+  }
+
+  /** A browser this server launched, all guards. */
+  guardLaunched(browser: Browser, context: BrowserContext): void {
+    const limits = this.#limits;
+    this.guardAttached(context);
+    settleOutsidePages();
+    formatRaceStacksLazily();
+    guardDownloads(context, limits.maxDownloadBytes, (stopped) =>
+      this.#notes.push(`Note: the download of ${stopped.url} was stopped at ${stopped.bytes} bytes: it grew past --max-download-bytes (${limits.maxDownloadBytes}).`),
+    );
+    guardPages(context, limits.maxPages, () => this.#tabsClosed++);
+    this.#printPreviews = limits.headed ? cancelPrintPreviews(browser, () => this.#printsCancelled++, this.#log) : undefined;
+    watchForHangCheck(context);
+    this.#passkeys = new PasskeyGuard(context);
+  }
+
+  get passkeys(): PasskeyGuard | undefined {
+    return this.#passkeys;
+  }
+
+  /** Lets the guards' work under way end first (at most 1 s): a cancelled print dialog. */
+  async settled(): Promise<void> {
+    await this.#printPreviews?.settled(1_000);
+  }
+
+  /** What the guards did since the last call (downloads cancelled, tabs closed); then forgotten. */
+  takeNotes(): string[] {
+    // One note for a burst of tabs, however many it tried to open.
+    if (this.#tabsClosed) this.#notes.push(`Note: a page tried to open more tabs than --max-pages (${this.#limits.maxPages}); ${this.#tabsClosed} were closed as they opened.`);
+    this.#tabsClosed = 0;
+    if (this.#printsCancelled) this.#notes.push(printNote(this.#printsCancelled));
+    this.#printsCancelled = 0;
+    if (this.#pointerLocksReleased) this.#notes.push(pointerLockNote(this.#pointerLocksReleased));
+    this.#pointerLocksReleased = 0;
+    return this.#notes.splice(0);
+  }
+}
