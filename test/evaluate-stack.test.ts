@@ -43,18 +43,27 @@ after(async () => {
   await site?.close();
 });
 
-async function drive(server: Connected) {
+type Call = (name: string, args?: Record<string, unknown>) => Promise<string>;
+
+/** On the probe page: the results of `steps` (up to their code) and, per call of the page function, the callers it saw. */
+async function onProbePage(server: Connected, steps: (call: Call) => Promise<string[]>) {
   servers.push(server);
-  const call = async (name: string, args: Record<string, unknown> = {}) => textOf(await server.client.callTool({ name, arguments: args }));
+  const call: Call = async (name, args = {}) => textOf(await server.client.callTool({ name, arguments: args }));
   await call('browser_navigate', { url: site.url });
-  const ref = (await call('browser_snapshot')).match(/textbox "Name" \[ref=(\w+)\]/)?.[1];
-  const results = [];
-  for (const args of CALLS) results.push((await call('browser_evaluate', args)).split('### Ran')[0]);
-  results.push((await call('browser_evaluate', { element: 'Name', target: ref, function: "(e) => e.id + document.getElementById('name').tagName" })).split('### Ran')[0]);
+  const results = (await steps(call)).map((text) => text.split('### Ran')[0]);
   await call('browser_wait_for', { time: 0.2 });
   const callers = (await call('browser_snapshot')).match(/callers: ([^\n]*)/)?.[1] ?? '';
   return { results, callers: callers.replace(/"$/, '').split(' || ') };
 }
+
+const drive = (server: Connected) =>
+  onProbePage(server, async (call) => {
+    const ref = (await call('browser_snapshot')).match(/textbox "Name" \[ref=(\w+)\]/)?.[1];
+    const results = [];
+    for (const args of CALLS) results.push(await call('browser_evaluate', args));
+    results.push(await call('browser_evaluate', { element: 'Name', target: ref, function: "(e) => e.id + document.getElementById('name').tagName" }));
+    return results;
+  });
 
 test("a page function the user's evaluate calls sees only <anonymous> callers, no Playwright names (the upstream CLI alongside, in the same run)", { timeout: 120_000 }, async (t) => {
   const theirs = await drive(await connectUpstream(path.join(dirs.path, 'upstream')));
@@ -85,27 +94,19 @@ const RUN_CODE = `async (page) => {
   return { direct, withArg, asText, onElement, viaEval, handle: String(asHandle), thrown, missing };
 }`;
 
-async function driveRunCode(server: Connected) {
-  servers.push(server);
-  const call = async (name: string, args: Record<string, unknown> = {}) => textOf(await server.client.callTool({ name, arguments: args }));
-  await call('browser_navigate', { url: site.url });
-  const result = (await call('browser_run_code_unsafe', { code: RUN_CODE })).split('### Ran')[0];
-  await call('browser_wait_for', { time: 0.2 });
-  const callers = (await call('browser_snapshot')).match(/callers: ([^\n]*)/)?.[1] ?? '';
-  return { result, callers: callers.replace(/"$/, '').split(' || ') };
-}
+const driveRunCode = (server: Connected) => onProbePage(server, async (call) => [await call('browser_run_code_unsafe', { code: RUN_CODE })]);
 
 test("browser_run_code_unsafe: the user's page.evaluate calls show the page no Playwright names either (the upstream CLI alongside)", { timeout: 120_000 }, async (t) => {
   const theirs = await driveRunCode(await connectUpstream(path.join(dirs.path, 'upstream-run-code')));
   const mine = await driveRunCode(await connect(testEnv(path.join(dirs.path, 'ours-run-code'))));
   t.diagnostic(`upstream CLI: ${theirs.callers.join(' || ')}`);
   t.diagnostic(`ours: ${mine.callers.join(' || ')}`);
-  t.diagnostic(`result: ${mine.result}`);
+  t.diagnostic(`result: ${mine.results[0]}`);
   assert.ok(theirs.callers.some((c) => /UtilityScript\./.test(c)), 'the upstream shows Playwright in the stack (the probe works)');
   assert.equal(mine.callers.length, theirs.callers.length, 'every call of the page function was seen');
   for (const callers of mine.callers) {
     assert.doesNotMatch(callers, /UtilityScript|eval at|evaluate|playwright|pptr/i);
     for (const frame of callers.split(' / ')) assert.match(frame, /^at (async )?<anonymous>:\d+:\d+$/);
   }
-  assert.equal(mine.result, theirs.result, "the tool's answer reads as the upstream's");
+  assert.deepEqual(mine.results, theirs.results, "the tool's answer reads as the upstream's");
 });

@@ -64,31 +64,31 @@ describe('hostile pages: every tool call returns, says what happened as upstream
 
   const own = (t: { after(fn: () => Promise<void>): void }, dir: string, args: string[]) => ownSession(t, servers, `${output.path}/${dir}`, args);
 
-  test('a page whose script never yields: the call ends with a note, the page is closed, the session goes on (ours; upstream stays stuck)', { timeout: 120_000 }, async (t) => {
-    const server = await own(t, 'busy', TIMEOUTS);
-    const d = new Driver(server.client, suite.site);
-    // The loop starts 200 ms after the script runs: on a busy machine before the navigate's own snapshot.
-    const nav = await d.go('/busy-loop');
-    const stuck = /stopped responding/.test(nav) ? nav : await d.call('browser_wait_for', { time: 1 });
-    assert.match(stuck, /stopped responding.*it was closed so this session can go on/s);
-    assert.deepEqual(d.slow, []);
-    await d.go('/calm');
-    assert.match(await d.call('browser_snapshot'), /Calm/);
-  });
-
-  // The upstream's click times out and so does every later call (its snapshot, a navigate
-  // elsewhere: 30 and 60 s here), the tab stays blocked on the request.
-  test('a click whose handler waits on a synchronous request that never answers: the call ends with a note, the session goes on (ours)', { timeout: 120_000 }, async (t) => {
-    const server = await own(t, 'sync-request', TIMEOUTS);
-    const d = new Driver(server.client, suite.site);
-    await d.go('/sync-request');
-    await d.click('Load synchronously');
-    t.diagnostic(`the click took ${d.durations.at(-1)} ms`);
-    assert.match(d.texts.at(-1)!, /stopped responding.*it was closed so this session can go on/s);
-    await d.go('/calm');
-    assert.match(await d.call('browser_snapshot'), /Calm/);
-    assert.deepEqual(d.slow, []);
-  });
+  // A page that stops answering: its script never yields, or a click's handler waits on a
+  // synchronous request that never answers (the page's thread blocked in the network stack).
+  // The upstream's call times out there, and so does every later one (its snapshot, a
+  // navigate elsewhere: 30 and 60 s here): the tab stays stuck.
+  const STUCK: [name: string, dir: string, stick: (d: Driver) => Promise<string>][] = [
+    ['a page whose script never yields', 'busy', async (d) => {
+      // The loop starts 200 ms after the script runs: on a busy machine before the navigate's own snapshot.
+      const nav = await d.go('/busy-loop');
+      return /stopped responding/.test(nav) ? nav : d.call('browser_wait_for', { time: 1 });
+    }],
+    ['a click whose handler waits on a synchronous request that never answers', 'sync-request', async (d) => {
+      await d.go('/sync-request');
+      return d.click('Load synchronously');
+    }],
+  ];
+  for (const [name, dir, stick] of STUCK)
+    test(`${name}: the call ends with a note, the page is closed, the session goes on (ours; upstream stays stuck)`, { timeout: 120_000 }, async (t) => {
+      const server = await own(t, dir, TIMEOUTS);
+      const d = new Driver(server.client, suite.site);
+      assert.match(await stick(d), /stopped responding.*it was closed so this session can go on/s);
+      t.diagnostic(`the stuck call took ${d.durations.at(-1)} ms`);
+      assert.deepEqual(d.slow, []);
+      await d.go('/calm');
+      assert.match(await d.call('browser_snapshot'), /Calm/);
+    });
 
   // With Playwright's defaults (IPC flooding protection off) this page swamps
   // the browser process: every call times out, and even its tab cannot be
