@@ -83,6 +83,11 @@ test("a page function the user's evaluate calls sees only <anonymous> callers, n
 // $eval run the same way: the page sees <anonymous> callers only, and the
 // tool's answer is the upstream's.
 const RUN_CODE = `async (page) => {
+  function named(id) { return document.getElementById(id).value.toUpperCase(); }
+  const shorthand = { async read() { return document.getElementById('name').value.length * 2; } };
+  const declared = await page.evaluate(named, 'name');
+  const method = await page.evaluate(shorthand.read);
+  const inFrame = await page.mainFrame().evaluate(() => document.getElementById('name').value + '#');
   const direct = await page.evaluate(() => document.getElementById('name').value);
   const withArg = await page.evaluate(([id, suffix]) => document.getElementById(id).value + suffix, ['name', '?']);
   const asText = await page.evaluate("document.getElementById('name').value.length");
@@ -91,7 +96,7 @@ const RUN_CODE = `async (page) => {
   const asHandle = await page.evaluateHandle(() => document.getElementById('name'));
   const thrown = await page.evaluate(() => { document.getElementById('name'); throw new Error('boom'); }).catch((e) => e.message.split('\\n')[0]);
   const missing = await page.evaluate(() => typeof utilityScript + typeof isFunction + typeof arguments).catch((e) => e.message.split('\\n')[0]);
-  return { direct, withArg, asText, onElement, viaEval, handle: String(asHandle), thrown, missing };
+  return { direct, withArg, asText, onElement, viaEval, handle: String(asHandle), thrown, missing, declared, method, inFrame };
 }`;
 
 const driveRunCode = (server: Connected) => onProbePage(server, async (call) => [await call('browser_run_code_unsafe', { code: RUN_CODE })]);
@@ -106,7 +111,8 @@ test("browser_run_code_unsafe: the user's page.evaluate calls show the page no P
   assert.equal(mine.callers.length, theirs.callers.length, 'every call of the page function was seen');
   for (const callers of mine.callers) {
     assert.doesNotMatch(callers, /UtilityScript|eval at|evaluate|playwright|pptr/i);
-    for (const frame of callers.split(' / ')) assert.match(frame, /^at (async )?<anonymous>:\d+:\d+$/);
+    // A function of the user's code keeps its own name.
+    for (const frame of callers.split(' / ')) assert.match(frame, /^at (async )?(<anonymous>|\w+ \(<anonymous>:\d+:\d+\))(:\d+:\d+)?$/);
   }
   assert.deepEqual(mine.results, theirs.results, "the tool's answer reads as the upstream's");
 });
