@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
@@ -99,11 +100,17 @@ const RUN_CODE = `async (page) => {
   return { direct, withArg, asText, onElement, viaEval, handle: String(asHandle), thrown, missing, declared, method, inFrame };
 }`;
 
-const driveRunCode = (server: Connected) => onProbePage(server, async (call) => [await call('browser_run_code_unsafe', { code: RUN_CODE })]);
+// The same code from a file (`filename`, which wins over `code`) in the server's output dir (an allowed root).
+const driveRunCode = (server: Connected, outputDir: string) =>
+  onProbePage(server, async (call) => {
+    const file = path.join(outputDir, 'run-code.js');
+    fs.writeFileSync(file, RUN_CODE);
+    return [await call('browser_run_code_unsafe', { code: RUN_CODE }), await call('browser_run_code_unsafe', { filename: file, code: 'async () => 0' })];
+  });
 
 test("browser_run_code_unsafe: the user's page.evaluate calls show the page no Playwright names either (the upstream CLI alongside)", { timeout: 120_000 }, async (t) => {
-  const theirs = await driveRunCode(await connectUpstream(path.join(dirs.path, 'upstream-run-code')));
-  const mine = await driveRunCode(await connect(testEnv(path.join(dirs.path, 'ours-run-code'))));
+  const theirs = await driveRunCode(await connectUpstream(path.join(dirs.path, 'upstream-run-code')), path.join(dirs.path, 'upstream-run-code'));
+  const mine = await driveRunCode(await connect(testEnv(path.join(dirs.path, 'ours-run-code'))), path.join(dirs.path, 'ours-run-code'));
   t.diagnostic(`upstream CLI: ${theirs.callers.join(' || ')}`);
   t.diagnostic(`ours: ${mine.callers.join(' || ')}`);
   t.diagnostic(`result: ${mine.results[0]}`);

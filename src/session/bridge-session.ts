@@ -20,7 +20,8 @@ import { callDeadlineMs, forwardToolCall } from './forward-call.ts';
 import { localTools } from './local-tools/index.ts';
 import { toolLabel } from './tool-label.ts';
 import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
-import { isHidden, isInputTool, UNSAFE_CODE_TOOL, USER_SCRIPT_TOOLS, userCodeOf, visibleUpstreamTools } from './tool-policy.ts';
+import { isHidden, isInputTool, UNSAFE_CODE_TOOL, USER_SCRIPT_TOOLS, visibleUpstreamTools } from './tool-policy.ts';
+import { userCodeOf } from './user-code.ts';
 import { SERVER_INFO, SERVER_OPTIONS } from './server-identity.ts';
 import type { SessionOverrides } from './session-overrides.ts';
 import type { Activity } from './activity.ts';
@@ -249,7 +250,7 @@ export class BridgeSession {
 
   /** The user's own script keeps Playwright's user gesture, as on the upstream (browser/quiet-runtime/user-gesture.ts). */
   async #asUserScript(params: ToolCallParams, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-    const ends = this.browser.userScriptStarts(userCodeOf(params));
+    const ends = this.browser.userScriptStarts(await userCodeOf(params));
     try {
       return await run();
     } finally {

@@ -22,12 +22,3 @@ export function isHidden(name: string, allowUnsafeCode: boolean): boolean {
   return name === UNSAFE_CODE_TOOL && !allowUnsafeCode;
 }
 
-/**
- * The code browser_run_code_unsafe runs, when the call carries it: the page
- * functions it hands Playwright are in it. A file's code (`filename`) is read
- * by the upstream against its workspace: not known here.
- */
-export function userCodeOf(params: { name: string; arguments?: Record<string, unknown> }): string | undefined {
-  const code = params.arguments?.code;
-  return params.name === UNSAFE_CODE_TOOL && typeof code === 'string' && params.arguments?.filename === undefined ? code : undefined;
-}
