@@ -18,6 +18,9 @@ import type { Message } from './watched-messages.ts';
 // and called a microtask later.
 
 const UTILITY_CALL = '(utilityScript, ...args) => utilityScript.evaluate(...args)';
+// Each call below passes Playwright's arguments on as UTILITY_CALL does, one spread of
+// them with only the expression (and isFunction) replaced: a page that broke arrays'
+// iteration gets the upstream's answer.
 // browser_evaluate's wrapper, on the page or on an element (its source, as Playwright sends it).
 const WRAPPER = /^async \((element, )?expr\) => \{\s*const value = eval\(`\(\$\{expr\}\)`\);\s*const isFunction = typeof value === "function";\s*const result = await \(isFunction \? value\((element)?\) : value\);\s*return \{ result, isFunction \};\s*\}$/;
 
@@ -53,7 +56,7 @@ return { result, isFunction };
 // caller), where no binding of ours is in its scope; called a microtask later, as
 // UtilityScript.evaluate would (isFunction: true, false, or a function's own choice).
 function codeCall(text: string): string {
-  return `((value) => (utilityScript, isFunction, returnByValue, serialize, expression, ...rest) => utilityScript.evaluate(true, returnByValue, serialize, (...parameters) => (async () => { await 0; return isFunction === true || (isFunction !== false && typeof value === "function") ? value(...parameters) : value; })(), ...rest))((0, (${text}
+  return `((value) => (utilityScript, ...args) => { const isFunction = args[0]; args[0] = true; args[3] = (...parameters) => (async () => { await 0; return isFunction === true || (isFunction !== false && typeof value === "function") ? value(...parameters) : value; })(); return utilityScript.evaluate(...args); })((0, (${text}
 )))`;
 }
 
@@ -91,6 +94,6 @@ export function cleanUserEvaluate(text: string, sources: readonly string[] = [])
   if (typeof count !== 'number' || count < 1) return undefined;
   const userText = params.arguments[5 + count]?.value;
   if (typeof userText !== 'string' || !parses(`(${userText})`)) return undefined;
-  params.functionDeclaration = `(utilityScript, isFunction, returnByValue, serialize, expression, ...rest) => utilityScript.evaluate(isFunction, returnByValue, serialize, ${wrapper(!!shape[1], userText)}, ...rest)`;
+  params.functionDeclaration = `(utilityScript, ...args) => { args[3] = ${wrapper(!!shape[1], userText)}; return utilityScript.evaluate(...args); }`;
   return JSON.stringify(message);
 }
