@@ -21,4 +21,3 @@ export function visibleUpstreamTools(tools: Tool[], allowUnsafeCode: boolean): T
 export function isHidden(name: string, allowUnsafeCode: boolean): boolean {
   return name === UNSAFE_CODE_TOOL && !allowUnsafeCode;
 }
-

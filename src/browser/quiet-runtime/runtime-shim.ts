@@ -119,7 +119,8 @@ export class QuietRuntime {
       if (method !== 'Runtime.callFunctionOn') return true;
       if (!this.userScripts.running) return asksForGesture(end) ? withoutGesture(full()) : true;
       const text = full();
-      return (mayBeUserEvaluate(text) && cleanUserEvaluate(text, this.userScripts.sources)) || true;
+      const sources = this.userScripts.sources;
+      return (mayBeUserEvaluate(text, sources) && cleanUserEvaluate(text, sources)) || true;
     }
     const hinted = method === 'Target.detachFromTarget' || USER_AGENT_METHODS.has(method);
     // Without client hints to keep, those commands are not this shim's.

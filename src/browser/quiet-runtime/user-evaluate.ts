@@ -67,8 +67,8 @@ function inCode(expression: string, sources: readonly string[]): boolean {
   return sources.some((source) => candidates.some((text) => text.length > 0 && source.includes(text)));
 }
 
-/** A quick look before parsing: every Playwright evaluation carries it. */
-export const mayBeUserEvaluate = (text: string): boolean => text.includes(UTILITY_CALL);
+/** A quick look before parsing: browser_evaluate's calls carry both; with a script's code running, any Playwright evaluation may hand it a page function of that code. */
+export const mayBeUserEvaluate = (text: string, sources: readonly string[]): boolean => text.includes(UTILITY_CALL) && (sources.length > 0 || text.includes('const value = eval('));
 
 type CallMessage = Message & { params?: { functionDeclaration?: unknown; arguments?: { value?: unknown }[] } };
 
