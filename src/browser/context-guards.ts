@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { Logger } from '../log.ts';
 import { guardDownloads } from './download-guard.ts';
+import { heldPointerNote, watchHeldPointer } from './humanize/held-pointer.ts';
 import { enableHumanize } from './humanize/humanize.ts';
 import { watchForHangCheck } from './hang-recovery.ts';
 import { formatRaceStacksLazily } from './lazy-race-stack.ts';
@@ -31,6 +32,7 @@ export class ContextGuards {
   #tabsClosed = 0;
   #printsCancelled = 0;
   #pointerLocksReleased = 0;
+  #pointersHeld = 0;
   #passkeys: PasskeyGuard | undefined;
 
   constructor(limits: GuardLimits, log: Logger) {
@@ -38,10 +40,11 @@ export class ContextGuards {
     this.#log = log;
   }
 
-  /** A browser the user runs (attach mode): only our input and the pointer lock's release. */
+  /** A browser the user runs (attach mode): only our input, the pointer lock's release and the held pointer's note. */
   guardAttached(context: BrowserContext): void {
     enableHumanize(context, this.#limits.humanize);
     watchPointerLocks(context, () => this.#pointerLocksReleased++);
+    watchHeldPointer(context, () => this.#pointersHeld++);
   }
 
   /** A browser this server launched, all guards. */
@@ -77,6 +80,8 @@ export class ContextGuards {
     this.#printsCancelled = 0;
     if (this.#pointerLocksReleased) this.#notes.push(pointerLockNote(this.#pointerLocksReleased));
     this.#pointerLocksReleased = 0;
+    if (this.#pointersHeld) this.#notes.push(heldPointerNote(this.#pointersHeld));
+    this.#pointersHeld = 0;
     return this.#notes.splice(0);
   }
 }

@@ -148,6 +148,20 @@ const PATH_KEEPING_HOVER = (element: Element, arg: string) => {
   return String(paths.findIndex((path) => path.every(over)));
 };
 
+// Whether the element under the point (the element's frame's viewport) shows
+// the pointer (:hover): a move the browser delivered sets it, whatever the
+// page's listeners do; one the browser kept from the page leaves it where it was.
+const POINTER_SHOWN = (element: Element, arg: string) => {
+  const { x, y } = JSON.parse(arg) as { x: number; y: number };
+  const hit = (element.getRootNode() as Document | ShadowRoot).elementFromPoint(x, y);
+  return JSON.stringify(hit ? hit.matches(':hover') : null);
+};
+
+/** Whether the page shows the pointer at `point` (the element's frame's viewport); null when unknown. */
+export function pointerShown(locator: Locator, point: { x: number; y: number }, withinMs: number): Promise<boolean | null> {
+  return inUtilityWorld<boolean>(locator, POINTER_SHOWN, withinMs, point);
+}
+
 /** Which of `paths` (points of the element's frame's viewport) keeps an open hover menu around the element open: its index, -1 for none, null when unknown. */
 export function pathKeepingHover(locator: Locator, paths: { x: number; y: number }[][], withinMs: number): Promise<number | null> {
   return inUtilityWorld<number>(locator, PATH_KEEPING_HOVER, withinMs, paths);

@@ -43,6 +43,7 @@ export const HOSTILE_PAGES: Record<string, string> = {
       button('Register a passkey', "fetch('/calm').then(() => navigator.credentials.create({ publicKey: { challenge: new Uint8Array(16), rp: { name: 'Example' }, user: { id: new Uint8Array(8), name: 'ada', displayName: 'Ada' }, pubKeyCredParams: [{ type: 'public-key', alg: -7 }], timeout: 120000 } })).then(() => { document.title = 'registered'; }, (e) => { document.title = 'passkey ' + e.name; })") +
       button('After the passkey', "document.title = 'clicked after the passkey'"),
   ),
+  '/screen-share': html('Screen share', button('Share your screen', "navigator.mediaDevices.getDisplayMedia().then(() => { document.title = 'sharing'; }, (e) => { document.title = 'share ' + e.name; })") + button('After the picker', "document.title += ' | after'")),
   '/print-click': html('Print on click', button('Print me', "print(); document.title = 'printed'")),
   '/print-timer': html('Print from a timer', `<p id="p">waiting</p><script>setTimeout(() => { print(); document.getElementById('p').textContent = 'printed from a timer'; }, 300)</script>`),
   '/print-loop': html('Print forever', button('Print forever', 'print()') + `<p id="p">no print yet</p><script>let n = 0; addEventListener('afterprint', () => { n++; document.getElementById('p').textContent = 'prints: ' + n; setTimeout(() => print(), 100); })</script>`),
