@@ -10,7 +10,8 @@ import { since } from './stats.ts';
 // (a stdio child), all on the same Chromium executable.
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
-export const BINARY = path.join(ROOT, 'dist', 'bin', 'stealth-playwright-mcp-linux-x64');
+// The binary build.ts makes for this machine (it builds linux-x64 and linux-arm64).
+export const BINARY = path.join(ROOT, 'dist', 'bin', `stealth-playwright-mcp-linux-${process.arch}`);
 const NODE_ENTRY = path.join(ROOT, 'dist', 'node', 'cli.mjs');
 const UPSTREAM_CLI = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
 
