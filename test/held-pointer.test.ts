@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Driver, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driver.ts';
+import { Driver, titleOf, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driver.ts';
 
 // A "Share your screen" button (getDisplayMedia) opens Chromium's
 // screen-sharing picker, headless too, where nobody can answer it: from then
@@ -8,7 +8,6 @@ import { Driver, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driv
 // reaches nothing, on the upstream as on ours. Ours says so in the result
 // (src/browser/humanize/held-pointer.ts); a navigation closes the picker.
 
-const titleOf = (text: string) => text.match(/^- Page Title: (.*)$/m)?.[1];
 const HELD = /Note: the pointer did not reach the page/;
 
 describe('a page that opens the screen-sharing picker', () => {

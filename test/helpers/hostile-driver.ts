@@ -19,12 +19,15 @@ interface Step {
 }
 type Shape = string;
 
+/** The page title a result reports. */
+export const titleOf = (text: string): string | undefined => text.match(/^- Page Title: (.*)$/m)?.[1];
+
 /** What a user reads off a result, without ids, ports, paths and timings. */
 function shape(name: string, result: Record<string, unknown>): Shape {
   const text = textOf(result);
   const modal = [...text.matchAll(/^- \[("[a-z]+" dialog|File chooser)[^\]]*\]/gm)].map((m) => m[1]).join(',');
   const url = text.match(/^- Page URL: (\S+)/m)?.[1]?.replace(/^https?:\/\/[^/]+/, '') ?? '';
-  const title = text.match(/^- Page Title: (.*)$/m)?.[1] ?? '';
+  const title = titleOf(text) ?? '';
   return `${name} error=${!!result.isError} modal=[${modal}] url=${url} title=${title}`;
 }
 
