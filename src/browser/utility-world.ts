@@ -148,18 +148,24 @@ const PATH_KEEPING_HOVER = (element: Element, arg: string) => {
   return String(paths.findIndex((path) => path.every(over)));
 };
 
-// Whether the element under the point (the element's frame's viewport) shows
-// the pointer (:hover): a move the browser delivered sets it, whatever the
-// page's listeners do; one the browser kept from the page leaves it where it was.
-const POINTER_SHOWN = (element: Element, arg: string) => {
+// What is under the point (the element's frame's viewport): whether it shows
+// the pointer (:hover: a move the browser delivered sets it, whatever the
+// page's listeners do; one the browser kept from the page leaves it where it
+// was), and whether it is the element (or part of the button or link it is
+// in, as Playwright counts a hit): a page that scrolled back, or moved the
+// element, while the pointer travelled has something else there.
+const UNDER_POINTER = (element: Element, arg: string) => {
   const { x, y } = JSON.parse(arg) as { x: number; y: number };
   const hit = (element.getRootNode() as Document | ShadowRoot).elementFromPoint(x, y);
-  return JSON.stringify(hit ? hit.matches(':hover') : null);
+  const pressed = element.closest('button, [role=button], a, [role=link]') ?? element;
+  return JSON.stringify(hit ? { shown: hit.matches(':hover'), onElement: pressed.contains(hit) } : null);
 };
 
-/** Whether the page shows the pointer at `point` (the element's frame's viewport); null when unknown. */
-export function pointerShown(locator: Locator, point: { x: number; y: number }, withinMs: number): Promise<boolean | null> {
-  return inUtilityWorld<boolean>(locator, POINTER_SHOWN, withinMs, point);
+export type UnderPointer = { shown: boolean; onElement: boolean };
+
+/** What the page has at `point` (the element's frame's viewport); null when unknown. */
+export function underPointer(locator: Locator, point: { x: number; y: number }, withinMs: number): Promise<UnderPointer | null> {
+  return inUtilityWorld<UnderPointer>(locator, UNDER_POINTER, withinMs, point);
 }
 
 /** Which of `paths` (points of the element's frame's viewport) keeps an open hover menu around the element open: its index, -1 for none, null when unknown. */

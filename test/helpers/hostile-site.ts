@@ -44,6 +44,12 @@ export const HOSTILE_PAGES: Record<string, string> = {
       button('After the passkey', "document.title = 'clicked after the passkey'"),
   ),
   '/screen-share': html('Screen share', button('Share your screen', "navigator.mediaDevices.getDisplayMedia().then(() => { document.title = 'sharing'; }, (e) => { document.title = 'share ' + e.name; })") + button('After the picker', "document.title += ' | after'")),
+  // A page that puts its scroll back at the top 30 ms after it moves: a click below the fold must land in the moment between.
+  '/scroll-locked': html('Scroll locked', `<p>top</p><div style="height:3000px">spacer</div>${button('Far below', "document.title = 'Far below clicked'")}<script>addEventListener('scroll', () => setTimeout(() => scrollTo(0, 0), 30))</script>`),
+  // Every pointer move costs the page 300 ms of its thread.
+  '/mousemove-trap': html('Heavy mousemove', `<p id="p">0 moves</p>${button('Trapped', "document.title = 'Trapped clicked'")}<script>let moves = 0; addEventListener('mousemove', () => { document.getElementById('p').textContent = ++moves + ' moves'; const end = performance.now() + 300; while (performance.now() < end); })</script>`),
+  // A title of two million characters, past the default --max-result-chars.
+  '/title-huge': html('x', `${button('Under a huge title', "document.title = 'Huge title clicked'")}<script>document.title = 'T'.repeat(2e6)</script>`),
   '/print-click': html('Print on click', button('Print me', "print(); document.title = 'printed'")),
   '/print-timer': html('Print from a timer', `<p id="p">waiting</p><script>setTimeout(() => { print(); document.getElementById('p').textContent = 'printed from a timer'; }, 300)</script>`),
   '/print-loop': html('Print forever', button('Print forever', 'print()') + `<p id="p">no print yet</p><script>let n = 0; addEventListener('afterprint', () => { n++; document.getElementById('p').textContent = 'prints: ' + n; setTimeout(() => print(), 100); })</script>`),

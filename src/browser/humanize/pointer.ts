@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { boxInUtilityWorld, pathKeepingHover, pointerShown, type ElementBox } from '../utility-world.ts';
+import { boxInUtilityWorld, pathKeepingHover, underPointer, type ElementBox } from '../utility-world.ts';
 import { inputStep, raisesDialogsOnInput, watchForDialog } from './dialog-watch.ts';
 import { isHumanized } from './enabled.ts';
 import { pointerHeld } from './held-pointer.ts';
@@ -14,6 +14,8 @@ import { wheelIntoView } from './wheel.ts';
 const pointer = new WeakMap<Page, { x: number; y: number }>();
 // Preparation steps never hold a tool: past this, the plain action runs.
 export const PREPARE_MS = 2000;
+// A normal way takes 0.3-0.8 s.
+const FOLLOW_MS = 1500;
 
 type Point = { x: number; y: number };
 
@@ -84,9 +86,13 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     }
     // Along the points, a move each with a human gap; where the pointer is, kept as it goes. False at a dialog or a stalled page.
     const follow = async (points: Point[]) => {
-      for (const point of points) {
+      const started = Date.now();
+      for (const [i, point] of points.entries()) {
         const at = pointer.get(page) ?? from;
         if (point.x === at.x && point.y === at.y) continue;
+        // A page slow to take each move (a heavy mousemove handler) gets the rest as one, as
+        // Chromium coalesces a mouse's moves for a busy page: a click is not held up for seconds.
+        if (Date.now() - started > FOLLOW_MS && i < points.length - 1) continue;
         if (!(await move(point))) return false;
         pointer.set(page, point);
         await sleep(between(4, 14));
@@ -107,9 +113,15 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     const target = onPixelGrid(shown, box.pixelRatio);
     if (!(await follow(await pathTo(locator, box, pointer.get(page) ?? from, target, origin)))) return undefined;
     pointer.set(page, target);
+    const inFrame = { x: target.x - origin.x, y: target.y - origin.y };
+    // An element the page took away on the way (scrolled back, moved, jittering) gets
+    // Playwright's own click, as the upstream's: a press held there would land elsewhere.
+    if ((await underPointer(locator, inFrame, PREPARE_MS))?.onElement === false) return undefined;
     await sleep(between(40, 120));
+    const under = await underPointer(locator, inFrame, PREPARE_MS);
+    if (under?.onElement === false) return undefined;
     // A pointer the page did not get (held-pointer.ts): the click goes on as the upstream's, with a note.
-    if ((await pointerShown(locator, { x: target.x - origin.x, y: target.y - origin.y }, PREPARE_MS)) === false) pointerHeld(page);
+    if (under?.shown === false) pointerHeld(page);
     // Playwright truncates a click point to 1/100 px: a hair past the point keeps float error from landing it off the grid.
     const HAIR = 0.001;
     return { x: target.x - origin.x - box.x - (box.border.left || 0) + HAIR, y: target.y - origin.y - box.y - (box.border.top || 0) + HAIR };

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Driver, titleOf, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driver.ts';
+
+// Pages that fight the input a click needs: one that scrolls itself back to
+// the top whenever it moves, one whose every pointer move costs 300 ms, one
+// whose title alone is larger than a result may be. The upstream CLI plays
+// each page first, in the same run, as the yardstick: where its click lands,
+// ours must land too, with the page reading the same afterwards.
+
+describe('pages that fight the input a click needs (the upstream CLI alongside, in the same run)', () => {
+  const suite = useHostileSuite('spm-against-input-');
+
+  test('a click below the fold of a page that scrolls back to the top lands, as the upstream\'s does', { timeout: 120_000 }, async (t) => {
+    const { upstream, ours } = await upstreamAndOurs(suite);
+    const play = async (d: Driver) => {
+      await d.go('/scroll-locked');
+      const clicked = await d.click('Far below');
+      return { clicked, title: await d.call('browser_evaluate', { function: '() => document.title' }) };
+    };
+    const theirs = await play(new Driver(upstream.client, suite.site));
+    const mine = await play(new Driver(ours.client, suite.site));
+    t.diagnostic(`page title after the click, upstream CLI: ${titleOf(theirs.clicked)}; ours: ${titleOf(mine.clicked)}`);
+    // Humanised input used to hold the button down at a point the page had scrolled away from (a timeout).
+    assert.doesNotMatch(mine.clicked, /### Error/);
+    assert.match(mine.title, /Far below clicked/);
+    if (/Far below clicked/.test(theirs.title)) assert.equal(titleOf(mine.clicked), titleOf(theirs.clicked));
+  });
+
+  test('a page that stalls on every pointer move still gets its click, as from the upstream', { timeout: 120_000 }, async (t) => {
+    const { upstream, ours } = await upstreamAndOurs(suite);
+    const play = async (d: Driver) => {
+      await d.go('/mousemove-trap');
+      const clicked = await d.click('Trapped');
+      const moves = await d.call('browser_evaluate', { function: '() => document.getElementById("p").textContent' });
+      return { clicked, moves: moves.match(/(\d+) moves/)?.[1], ms: d.durations.at(-2) };
+    };
+    const theirs = await play(new Driver(upstream.client, suite.site));
+    const mine = await play(new Driver(ours.client, suite.site));
+    t.diagnostic(`moves the page took and the click's time, upstream CLI: ${theirs.moves}, ${theirs.ms} ms; ours: ${mine.moves}, ${mine.ms} ms`);
+    assert.equal(titleOf(theirs.clicked), 'Trapped clicked');
+    assert.equal(titleOf(mine.clicked), titleOf(theirs.clicked));
+  });
+
+  test('a title longer than --max-result-chars is shortened, so the snapshot, its refs and the click still come through', { timeout: 120_000 }, async (t) => {
+    const { upstream, ours } = await upstreamAndOurs(suite);
+    const play = async (d: Driver) => {
+      const nav = await d.go('/title-huge');
+      const clicked = await d.click('Under a huge title');
+      return { nav, clicked };
+    };
+    const theirs = await play(new Driver(upstream.client, suite.site));
+    const mine = await play(new Driver(ours.client, suite.site));
+    t.diagnostic(`navigate result, upstream CLI: ${theirs.nav.length} characters; ours: ${mine.nav.length}`);
+    assert.equal(titleOf(theirs.clicked), 'Huge title clicked');
+    assert.equal(titleOf(mine.clicked), titleOf(theirs.clicked));
+    // Ours keeps within the cap (1,000,000 by default, and the note), saying what it cut.
+    assert.ok(mine.nav.length < 1_001_000, `${mine.nav.length} characters`);
+    assert.match(mine.nav, /^- Page Title: T+… \[\d+ more characters of this line cut\]$/m);
+    assert.match(mine.nav, /Cut: \d+ more characters of this result were not sent \(--max-result-chars 1000000\)/);
+  });
+});
