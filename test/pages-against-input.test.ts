@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Driver, titleOf, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driver.ts';
 
-// Pages that fight the input a click needs: one that scrolls itself back to
-// the top whenever it moves, one whose every pointer move costs 300 ms, one
-// whose title alone is larger than a result may be. The upstream CLI plays
+// Pages that fight the input a tool needs: one that scrolls itself back to
+// the top whenever it moves, one whose every pointer move or key costs 300 ms,
+// one whose title alone is larger than a result may be. The upstream CLI plays
 // each page first, in the same run, as the yardstick: where its click lands,
 // ours must land too, with the page reading the same afterwards.
 
-describe('pages that fight the input a click needs (the upstream CLI alongside, in the same run)', () => {
+describe('pages that fight the input a tool needs (the upstream CLI alongside, in the same run)', () => {
   const suite = useHostileSuite('spm-against-input-');
 
   test('a click below the fold of a page that scrolls back to the top lands, as the upstream\'s does', { timeout: 120_000 }, async (t) => {
@@ -40,6 +40,25 @@ describe('pages that fight the input a click needs (the upstream CLI alongside, 
     t.diagnostic(`moves the page took and the click's time, upstream CLI: ${theirs.moves}, ${theirs.ms} ms; ours: ${mine.moves}, ${mine.ms} ms`);
     assert.equal(titleOf(theirs.clicked), 'Trapped clicked');
     assert.equal(titleOf(mine.clicked), titleOf(theirs.clicked));
+  });
+
+  test('a page that stalls on every key gets the rest of a filled text at once, the value the upstream\'s fill gives', { timeout: 120_000 }, async (t) => {
+    const { upstream, ours } = await upstreamAndOurs(suite);
+    const text = 'a text of forty characters, to be typed.';
+    const play = async (d: Driver) => {
+      await d.go('/keydown-trap');
+      await d.call('browser_type', { target: await d.ref('Slow field'), element: 'Slow field', text });
+      const read = await d.call('browser_evaluate', { function: '() => JSON.stringify([document.getElementById("f").value, document.getElementById("p").textContent])' });
+      return { read: JSON.parse(JSON.parse(read.match(/### Result\n(.*)/)![1]!)) as [string, string], ms: d.durations.at(-2) };
+    };
+    const theirs = await play(new Driver(upstream.client, suite.site));
+    const mine = await play(new Driver(ours.client, suite.site));
+    t.diagnostic(`keys the page took and the call's time, upstream CLI: ${theirs.read[1]}, ${theirs.ms} ms; ours: ${mine.read[1]}, ${mine.ms} ms`);
+    assert.equal(theirs.read[0], text);
+    assert.equal(mine.read[0], theirs.read[0]);
+    // Typed key by key at first (a person's keys), then, the page taking 300 ms over each, the rest at once.
+    const keys = Number(mine.read[1].split(' ')[0]);
+    assert.ok(keys >= 3 && keys < text.length, mine.read[1]);
   });
 
   test('a title longer than --max-result-chars is shortened, so the snapshot, its refs and the click still come through', { timeout: 120_000 }, async (t) => {

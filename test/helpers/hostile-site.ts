@@ -48,6 +48,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/scroll-locked': html('Scroll locked', `<p>top</p><div style="height:3000px">spacer</div>${button('Far below', "document.title = 'Far below clicked'")}<script>addEventListener('scroll', () => setTimeout(() => scrollTo(0, 0), 30))</script>`),
   // Every pointer move costs the page 300 ms of its thread.
   '/mousemove-trap': html('Heavy mousemove', `<p id="p">0 moves</p>${button('Trapped', "document.title = 'Trapped clicked'")}<script>let moves = 0; addEventListener('mousemove', () => { document.getElementById('p').textContent = ++moves + ' moves'; const end = performance.now() + 300; while (performance.now() < end); })</script>`),
+  // Every key costs the page 300 ms of its thread.
+  '/keydown-trap': html('Heavy keydown', `<input aria-label="Slow field" id="f"><p id="p">0 keys</p><script>let keys = 0; addEventListener('keydown', () => { document.getElementById('p').textContent = ++keys + ' keys'; const end = performance.now() + 300; while (performance.now() < end); })</script>`),
   // A title of two million characters, past the default --max-result-chars.
   '/title-huge': html('x', `${button('Under a huge title', "document.title = 'Huge title clicked'")}<script>document.title = 'T'.repeat(2e6)</script>`),
   '/print-click': html('Print on click', button('Print me', "print(); document.title = 'printed'")),

@@ -26,30 +26,44 @@ const SHIFTED = /^[A-Z~!@#$%^&*()_+{}|:"<>?]$/;
 
 export const pageOf = (keyboard: Keyboard): Page => (keyboard as unknown as { _page: Page })._page;
 
+// A page that takes this long over each of three keys in a row (a heavy
+// keydown handler) gets the rest of a filled text at once, as the upstream's
+// fill puts all of it: typing 40 characters there took 18 s.
+const SLOW_KEY_MS = 200;
+const SLOW_KEYS = 3;
+
 /**
  * Types the text key by key with human holds and gaps (characters off the
  * layout are inserted, as Playwright does). With a watch, typing stops at a
- * dialog the page opens ('dialog') or at a key left unanswered ('stalled');
- * without one, a key waits as Playwright's own typing waits (browser_type's
- * slowly mode: the upstream answers with the dialog and types on after it).
+ * dialog the page opens ('dialog') or at a key left unanswered ('stalled'),
+ * and on a page slow to take each key the rest is inserted at once; without
+ * one, a key waits as Playwright's own typing waits (browser_type's slowly
+ * mode: the upstream answers with the dialog and types on after it).
  */
 export async function typeLikeAPerson(keyboard: Keyboard, text: string, watch?: DialogWatch): Promise<'typed' | 'dialog' | 'stalled'> {
   const keys = plain!;
   const step = (work: () => Promise<unknown>) => (watch ? inputStep(watch, work) : work().then(() => 'done' as const));
-  let first = true;
-  for (const char of text) {
-    if (!first) await sleep(between(30, 120));
-    first = false;
+  const chars = [...text];
+  let slowInARow = 0;
+  for (const [index, char] of chars.entries()) {
+    if (watch && slowInARow >= SLOW_KEYS) {
+      const inserted = await step(() => keyboard.insertText(chars.slice(index).join('')));
+      return inserted === 'done' ? 'typed' : inserted;
+    }
+    if (index > 0) await sleep(between(30, 120));
+    const hold = keyHoldMs();
+    const started = Date.now();
     if (!SHIFTED.test(char)) {
-      const done = await step(() => keys.type.call(keyboard, char, { delay: keyHoldMs() }));
+      const done = await step(() => keys.type.call(keyboard, char, { delay: hold }));
       if (done !== 'done') return done;
+      slowInARow = Date.now() - started - hold > SLOW_KEY_MS ? slowInARow + 1 : 0;
       continue;
     }
     let done = await step(() => keys.down.call(keyboard, 'Shift'));
     try {
       if (done === 'done') {
         await sleep(between(25, 70));
-        done = await step(() => keys.type.call(keyboard, char, { delay: keyHoldMs() }));
+        done = await step(() => keys.type.call(keyboard, char, { delay: hold }));
         if (done === 'done') await sleep(between(10, 45));
       }
     } finally {
@@ -59,6 +73,8 @@ export async function typeLikeAPerson(keyboard: Keyboard, text: string, watch?: 
       else void up.catch(() => {});
     }
     if (done !== 'done') return done;
+    // Shift's own pauses take up to 115 ms.
+    slowInARow = Date.now() - started - hold - 115 > SLOW_KEY_MS ? slowInARow + 1 : 0;
   }
   return 'typed';
 }
