@@ -37,8 +37,9 @@ type Content = CallToolResult['content'];
 const marker = (cut: number) => `… [${cut} more characters of this line cut]`;
 
 /**
- * Lines longer than a common length cut to it (the lowest length at or above
- * LINE_KEPT that saves `excess`), each ending in a marker; what they saved.
+ * Lines longer than a common length cut to it (the highest length, no lower
+ * than LINE_KEPT, that still saves `excess`), each ending in a marker; how
+ * many characters they lost.
  */
 function shortenLongLines(content: Content, excess: number): { content: Content; cut: number } {
   const lengths = content.flatMap((item) => (item.type === 'text' ? item.text.split('\n').map((line) => line.length) : []));
