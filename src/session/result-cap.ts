@@ -42,7 +42,8 @@ const marker = (cut: number) => `… [${cut} more characters of this line cut]`;
  * many characters they lost.
  */
 function shortenLongLines(content: Content, excess: number): { content: Content; cut: number } {
-  const lengths = content.flatMap((item) => (item.type === 'text' ? item.text.split('\n').map((line) => line.length) : []));
+  const lines = content.map((item) => (item.type === 'text' ? item.text.split('\n') : null));
+  const lengths = lines.flatMap((itemLines) => itemLines?.map((line) => line.length) ?? []);
   const saved = (level: number) => lengths.reduce((sum, length) => sum + (length > level ? length - level - marker(length - level).length : 0), 0);
   if (saved(LINE_KEPT) <= 0) return { content, cut: 0 };
   let low = LINE_KEPT;
@@ -59,5 +60,5 @@ function shortenLongLines(content: Content, excess: number): { content: Content;
     cut += line.length - low;
     return line.slice(0, low) + marker(line.length - low);
   };
-  return { content: content.map((item) => (item.type === 'text' ? { ...item, text: item.text.split('\n').map(shorten).join('\n') } : item)), cut };
+  return { content: content.map((item, i) => (item.type === 'text' ? { ...item, text: lines[i]!.map(shorten).join('\n') } : item)), cut };
 }

@@ -45,25 +45,30 @@ export async function typeLikeAPerson(keyboard: Keyboard, text: string, watch?: 
   const step = (work: () => Promise<unknown>) => (watch ? inputStep(watch, work) : work().then(() => 'done' as const));
   const chars = [...text];
   let slowInARow = 0;
+  // One key with its hold; how long the page took over it beyond the hold counts towards a slow page.
+  const typeKey = async (char: string) => {
+    const hold = keyHoldMs();
+    const started = Date.now();
+    const done = await step(() => keys.type.call(keyboard, char, { delay: hold }));
+    slowInARow = Date.now() - started - hold > SLOW_KEY_MS ? slowInARow + 1 : 0;
+    return done;
+  };
   for (const [index, char] of chars.entries()) {
     if (watch && slowInARow >= SLOW_KEYS) {
       const inserted = await step(() => keyboard.insertText(chars.slice(index).join('')));
       return inserted === 'done' ? 'typed' : inserted;
     }
     if (index > 0) await sleep(between(30, 120));
-    const hold = keyHoldMs();
-    const started = Date.now();
     if (!SHIFTED.test(char)) {
-      const done = await step(() => keys.type.call(keyboard, char, { delay: hold }));
+      const done = await typeKey(char);
       if (done !== 'done') return done;
-      slowInARow = Date.now() - started - hold > SLOW_KEY_MS ? slowInARow + 1 : 0;
       continue;
     }
     let done = await step(() => keys.down.call(keyboard, 'Shift'));
     try {
       if (done === 'done') {
         await sleep(between(25, 70));
-        done = await step(() => keys.type.call(keyboard, char, { delay: hold }));
+        done = await typeKey(char);
         if (done === 'done') await sleep(between(10, 45));
       }
     } finally {
@@ -73,8 +78,6 @@ export async function typeLikeAPerson(keyboard: Keyboard, text: string, watch?: 
       else void up.catch(() => {});
     }
     if (done !== 'done') return done;
-    // Shift's own pauses take up to 115 ms.
-    slowInARow = Date.now() - started - hold - 115 > SLOW_KEY_MS ? slowInARow + 1 : 0;
   }
   return 'typed';
 }
