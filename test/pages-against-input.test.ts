@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { Driver, titleOf, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driver.ts';
+import type { Connected } from './helpers/server.ts';
 
 // Pages that fight the input a tool needs: one that scrolls itself back to
 // the top whenever it moves, one whose every pointer move or key costs 300 ms,
@@ -10,16 +11,23 @@ import { Driver, titleOf, upstreamAndOurs, useHostileSuite } from './helpers/hos
 
 describe('pages that fight the input a tool needs (the upstream CLI alongside, in the same run)', () => {
   const suite = useHostileSuite('spm-against-input-');
+  let both: { upstream: Connected; ours: Connected };
+  before(async () => {
+    both = await upstreamAndOurs(suite);
+  });
+  // The upstream plays the page first, then ours.
+  const sideBySide = async <T>(play: (d: Driver) => Promise<T>) => {
+    const theirs = await play(new Driver(both.upstream.client, suite.site));
+    return { theirs, mine: await play(new Driver(both.ours.client, suite.site)) };
+  };
 
   test('a click below the fold of a page that scrolls back to the top lands, as the upstream\'s does', { timeout: 120_000 }, async (t) => {
-    const { upstream, ours } = await upstreamAndOurs(suite);
     const play = async (d: Driver) => {
       await d.go('/scroll-locked');
       const clicked = await d.click('Far below');
       return { clicked, title: await d.call('browser_evaluate', { function: '() => document.title' }) };
     };
-    const theirs = await play(new Driver(upstream.client, suite.site));
-    const mine = await play(new Driver(ours.client, suite.site));
+    const { theirs, mine } = await sideBySide(play);
     t.diagnostic(`page title after the click, upstream CLI: ${titleOf(theirs.clicked)}; ours: ${titleOf(mine.clicked)}`);
     // Humanised input used to hold the button down at a point the page had scrolled away from (a timeout).
     assert.doesNotMatch(mine.clicked, /### Error/);
@@ -28,22 +36,19 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
   });
 
   test('a page that stalls on every pointer move still gets its click, as from the upstream', { timeout: 120_000 }, async (t) => {
-    const { upstream, ours } = await upstreamAndOurs(suite);
     const play = async (d: Driver) => {
       await d.go('/mousemove-trap');
       const clicked = await d.click('Trapped');
       const moves = await d.call('browser_evaluate', { function: '() => document.getElementById("p").textContent' });
       return { clicked, moves: moves.match(/(\d+) moves/)?.[1], ms: d.durations.at(-2) };
     };
-    const theirs = await play(new Driver(upstream.client, suite.site));
-    const mine = await play(new Driver(ours.client, suite.site));
+    const { theirs, mine } = await sideBySide(play);
     t.diagnostic(`moves the page took and the click's time, upstream CLI: ${theirs.moves}, ${theirs.ms} ms; ours: ${mine.moves}, ${mine.ms} ms`);
     assert.equal(titleOf(theirs.clicked), 'Trapped clicked');
     assert.equal(titleOf(mine.clicked), titleOf(theirs.clicked));
   });
 
   test('a page that stalls on every key gets the rest of a filled text at once, the value the upstream\'s fill gives', { timeout: 120_000 }, async (t) => {
-    const { upstream, ours } = await upstreamAndOurs(suite);
     const text = 'a text of forty characters, to be typed.';
     const play = async (d: Driver) => {
       await d.go('/keydown-trap');
@@ -51,8 +56,7 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
       const read = await d.call('browser_evaluate', { function: '() => JSON.stringify([document.getElementById("f").value, document.getElementById("p").textContent])' });
       return { read: JSON.parse(JSON.parse(read.match(/### Result\n(.*)/)![1]!)) as [string, string], ms: d.durations.at(-2) };
     };
-    const theirs = await play(new Driver(upstream.client, suite.site));
-    const mine = await play(new Driver(ours.client, suite.site));
+    const { theirs, mine } = await sideBySide(play);
     t.diagnostic(`keys the page took and the call's time, upstream CLI: ${theirs.read[1]}, ${theirs.ms} ms; ours: ${mine.read[1]}, ${mine.ms} ms`);
     assert.equal(theirs.read[0], text);
     assert.equal(mine.read[0], theirs.read[0]);
@@ -62,14 +66,12 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
   });
 
   test('a title longer than --max-result-chars is shortened, so the snapshot, its refs and the click still come through', { timeout: 120_000 }, async (t) => {
-    const { upstream, ours } = await upstreamAndOurs(suite);
     const play = async (d: Driver) => {
       const nav = await d.go('/title-huge');
       const clicked = await d.click('Under a huge title');
       return { nav, clicked };
     };
-    const theirs = await play(new Driver(upstream.client, suite.site));
-    const mine = await play(new Driver(ours.client, suite.site));
+    const { theirs, mine } = await sideBySide(play);
     t.diagnostic(`navigate result, upstream CLI: ${theirs.nav.length} characters; ours: ${mine.nav.length}`);
     assert.equal(titleOf(theirs.clicked), 'Huge title clicked');
     assert.equal(titleOf(mine.clicked), titleOf(theirs.clicked));
