@@ -59,7 +59,9 @@ navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.re
   navigator.serviceWorker.onmessage = (e) => { probe.ua.service = e.data[0]; probe.workerHooks.service = e.data[1]; };
   reg.active.postMessage('ua');
 }).catch((e) => { probe.ua.service = 'error: ' + e.message; });
-probe.geometry = { inner: [innerWidth, innerHeight], outer: [outerWidth, outerHeight], screen: [screen.width, screen.height], avail: [screen.availWidth, screen.availHeight] };
+// Read once the page has loaded: at the first script of a page Chromium may not yet have given the renderer
+// its window's rect (outer 0x0 under CPU load, on the upstream CLI too: a race of Chromium's, in the closing note of 2026-11-27).
+addEventListener('load', () => requestAnimationFrame(() => { probe.geometry = { inner: [innerWidth, innerHeight], outer: [outerWidth, outerHeight], screen: [screen.width, screen.height], avail: [screen.availWidth, screen.availHeight] }; }));
 </script>`;
 
 const SERVICE_WORKER = `self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
