@@ -5,6 +5,7 @@ import { heldPointerNote, watchHeldPointer } from './humanize/held-pointer.ts';
 import { enableHumanize } from './humanize/humanize.ts';
 import { watchForHangCheck } from './hang-recovery.ts';
 import { formatRaceStacksLazily } from './lazy-race-stack.ts';
+import { endLoadWaitsAtDialogs } from './load-wait.ts';
 import { guardPages } from './page-guard.ts';
 import { PasskeyGuard } from './passkey-guard.ts';
 import { pointerLockNote, watchPointerLocks } from './pointer-lock.ts';
@@ -52,6 +53,7 @@ export class ContextGuards {
     const limits = this.#limits;
     this.guardAttached(context);
     settleOutsidePages();
+    endLoadWaitsAtDialogs();
     formatRaceStacksLazily();
     guardDownloads(context, limits.maxDownloadBytes, (stopped) =>
       this.#notes.push(`Note: the download of ${stopped.url} was stopped at ${stopped.bytes} bytes: it grew past --max-download-bytes (${limits.maxDownloadBytes}).`),

@@ -12,6 +12,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/alert-load': html('Alert on load', '<script>alert("alert while loading")</script><p>after alert</p>'),
   '/confirm-load': html('Confirm on load', '<script>document.title = "answer " + confirm("confirm while loading")</script>'),
   '/prompt-load': html('Prompt on load', '<script>document.title = "answer " + prompt("prompt while loading", "x")</script>'),
+  // The alert opens from the load handler: the load event does not end until it is answered.
+  '/alert-onload': html('Alert from the load handler', `<p>loaded</p><script>addEventListener('load', () => { alert('alert from the load handler'); document.title = 'answered'; })</script>`),
   '/alert-click': html('Alert on click', button('Alert me', "alert('alert from a click')")),
   '/confirm-click': html('Confirm on click', button('Confirm me', "document.title = 'answer ' + confirm('confirm from a click')")),
   '/prompt-click': html('Prompt on click', button('Prompt me', "document.title = 'answer ' + prompt('prompt from a click')")),
@@ -145,6 +147,10 @@ export async function startHostileSite(): Promise<HostileSite> {
       const inner = depth < 8 ? `<iframe src="${next}/frame?depth=${depth + 1}" width="380" height="280"></iframe>` : '<p>deepest frame</p>';
       return void res.writeHead(200, { 'content-type': 'text/html' }).end(html(`Frame ${depth}`, `<p>frame ${depth}</p>${inner}`));
     }
+    // A cross-origin frame that alerts as it loads: the page around it cannot finish loading until it is answered.
+    if (url.pathname === '/frame-alert') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Framed alert', `<p>around the frame</p><iframe src="${otherOrigin}/alert-load"></iframe>`));
+    // A popup from another origin (its own renderer) that alerts as it loads: the page that opened it goes on.
+    if (url.pathname === '/popup-other-origin') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Opens a popup', button('Open popup', `window.open('${otherOrigin}/alert-load')`)));
     const page = HOSTILE_PAGES[url.pathname];
     res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
     res.end(page ?? 'not found');

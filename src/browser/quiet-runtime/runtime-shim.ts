@@ -95,7 +95,8 @@ export class QuietRuntime {
   flush(): Promise<void> {
     const waits: Promise<void>[] = [];
     for (const [sessionId, state] of this.#sessions) {
-      if (!state.quiet) continue;
+      // A page behind a dialog keeps its messages until the dialog closes; waiting would only run out the caller's deadline.
+      if (!state.quiet || state.dialogOpen) continue;
       const seq = state.started + 1;
       waits.push(new Promise((resolve) => state.waiters.push({ seq, resolve })));
       this.#requestSync(sessionId, state);
@@ -265,7 +266,16 @@ export class QuietRuntime {
         if (SYNC_ON_LIFECYCLE.has(params.name as string)) this.#requestSync(sessionId, state);
         return null;
       case 'Inspector.targetCrashed':
+        // A crash takes an open dialog with it, without its closed event.
         state.contexts.clear();
+        state.dialogOpen = false;
+        return null;
+      case 'Page.javascriptDialogOpening':
+        state.dialogOpen = true;
+        for (const waiter of state.waiters.splice(0)) waiter.resolve();
+        return null;
+      case 'Page.javascriptDialogClosed':
+        state.dialogOpen = false;
         return null;
     }
     return null;

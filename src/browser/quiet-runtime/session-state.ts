@@ -59,10 +59,12 @@ export interface SessionState {
   /** Playwright's bindings: Runtime.disable drops them for documents to come, so each sync adds them again. */
   bindings: Map<string, string | undefined>;
   keys: ConsoleKeys;
+  /** An alert, confirm, prompt or beforeunload dialog is open: the page answers nothing until it closes. */
+  dialogOpen: boolean;
 }
 
 export function newSessionState(type: string): SessionState {
-  return { type, quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, started: 0, waiters: [], syncedAt: 0, bindings: new Map(), keys: new ConsoleKeys() };
+  return { type, quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, started: 0, waiters: [], syncedAt: 0, bindings: new Map(), keys: new ConsoleKeys(), dialogOpen: false };
 }
 
 export function newSync(seq: number): Sync {

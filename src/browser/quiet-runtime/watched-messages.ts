@@ -8,7 +8,7 @@ export const QUIET_TYPES = new Set(['page', 'iframe', 'worker', 'service_worker'
 export type Message = { id?: number; method?: string; params?: Record<string, unknown>; sessionId?: string; result?: unknown; error?: unknown };
 
 export const EVENT_PREFIX = '{"method":"';
-// Events that change what contexts exist, or which sessions exist.
+// Events that change what contexts exist, or which sessions exist, or whether a page can answer.
 export const WATCHED_EVENTS = new Set([
   'Target.attachedToTarget',
   'Target.detachedFromTarget',
@@ -23,6 +23,8 @@ export const WATCHED_EVENTS = new Set([
   'Inspector.targetCrashed',
   'Inspector.workerScriptLoaded',
   'Inspector.targetReloadedAfterCrash',
+  'Page.javascriptDialogOpening',
+  'Page.javascriptDialogClosed',
 ]);
 // Contexts a page made after its navigation committed (frames get their own events).
 export const SYNC_ON_LIFECYCLE = new Set(['load']);
