@@ -3,6 +3,7 @@ import { askClose, closeAskedFor } from './closing-pages.ts';
 import { withDeadline } from './deadline.ts';
 import { navigationWaitingFor, watchNavigations } from './waiting-navigations.ts';
 import { makeCurrentTab, openDialogOf, watchDialogs } from './open-dialogs.ts';
+import { watchRenderers } from './renderer-activity.ts';
 
 const PROBE_MS = 1000;
 // Chromium gives a stuck renderer's unload 500 ms, then closes its page anyway
@@ -10,7 +11,7 @@ const PROBE_MS = 1000;
 // busy rather than stuck, and is left closing in the background.
 const CLOSE_MS = 2000;
 
-type PageState = 'answers' | 'stuck' | 'rootless' | 'reloading' | 'navigating' | 'held';
+type PageState = 'answers' | 'stuck' | 'rootless' | 'reloading' | 'navigating' | 'held' | 'waiting';
 
 // How long the check watches an answering page's document for a replacement.
 const RELOAD_WATCH_MS = 500;
@@ -61,12 +62,14 @@ export interface HungPages {
   reloading: string[];
   /** Pages whose navigation still waits for a response (left open), with the URL it waits for. */
   navigating: { page: string; waitingFor: string }[];
+  /** Pages that did not answer while no renderer ran and the browser's own processes did (waiting on it: not stuck; left open). */
+  waiting: string[];
   /** Open JavaScript dialogs, when pages were silent while one was open (none of them closed); the first one's tab is made current. */
   dialogs: { page: string; type: string; message: string; current: boolean }[];
 }
 
 /** A check that found nothing (no browser, or it failed). */
-export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], rootless: [], reloading: [], navigating: [], dialogs: [] };
+export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], rootless: [], reloading: [], navigating: [], waiting: [], dialogs: [] };
 
 /**
  * Closes the pages whose renderer stopped answering (the browser kills the
@@ -84,14 +87,17 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
   // A page already asked to close (by an earlier check, or as a popup past
   // --max-pages) is not probed; one an earlier check asked is not waited for again.
   const already = pages.filter((page) => closeAskedFor(page) === 'unresponsive');
+  const renderers = watchRenderers();
   const probed = await Promise.all(pages.map((page) => (closeAskedFor(page) ? 'answers' : probe(context, page, probeMs))));
+  // Silent while no renderer ran and the browser itself worked: waiting on it, not stuck.
+  const verdict = await renderers.stop();
   // A dialog holds every page of its renderer (open-dialogs.ts), and which pages
   // share one is not known here: while one is open, no silent page is closed.
   const withDialog = pages.flatMap((page) => {
     const dialog = openDialogOf(page);
     return dialog ? [{ page, dialog }] : [];
   });
-  const states = probed.map((state): PageState => (state === 'stuck' && withDialog.length ? 'held' : state));
+  const states = probed.map((state): PageState => (state !== 'stuck' ? state : withDialog.length ? 'held' : verdict === 'browser-busy' ? 'waiting' : state));
   const hung = pages.filter((_, i) => states[i] === 'stuck');
   const urlsIn = (state: PageState) => pages.filter((_, i) => states[i] === state).map((page) => page.url());
   const urls = new Map([...already, ...hung].map((page) => [page, page.url()]));
@@ -110,5 +116,5 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
   const held = states.includes('held');
   const current = held && withDialog[0] ? await makeCurrentTab(withDialog[0].page) : false;
   const dialogs = held ? withDialog.map(({ page, dialog }, i) => ({ page: page.url(), type: dialog.type(), message: dialog.message(), current: i === 0 && current })) : [];
-  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), rootless: urlsIn('rootless'), reloading: urlsIn('reloading'), navigating, dialogs };
+  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), rootless: urlsIn('rootless'), reloading: urlsIn('reloading'), navigating, waiting: urlsIn('waiting'), dialogs };
 }

@@ -14,6 +14,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/prompt-load': html('Prompt on load', '<script>document.title = "answer " + prompt("prompt while loading", "x")</script>'),
   // The alert opens from the load handler: the load event does not end until it is answered.
   '/alert-onload': html('Alert from the load handler', `<p>loaded</p><script>addEventListener('load', () => { alert('alert from the load handler'); document.title = 'answered'; })</script>`),
+  // A full-page screenshot of it keeps Chromium's GPU process busy for seconds after the call timed out; the page's own thread only waits.
+  '/very-tall': html('Very tall', '<div style="height:150000px;background:linear-gradient(red,blue)">tall</div>'),
   '/alert-click': html('Alert on click', button('Alert me', "alert('alert from a click')")),
   '/confirm-click': html('Confirm on click', button('Confirm me', "document.title = 'answer ' + confirm('confirm from a click')")),
   '/prompt-click': html('Prompt on click', button('Prompt me', "document.title = 'answer ' + prompt('prompt from a click')")),

@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Driver, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driver.ts';
+
+// A call that times out makes ours check for pages whose script never yields
+// and close them (the upstream leaves such a session stuck). A page can also
+// be silent without running anything: after a full-page screenshot of a page
+// 150,000 px tall, Chromium's GPU process stays busy for seconds and the
+// page's thread waits on it. That page is not stuck: the upstream keeps it,
+// and a later screenshot works. Ours used to close it.
+
+async function play(d: Driver) {
+  await d.go('/very-tall');
+  const said = [
+    await d.call('browser_take_screenshot', { fullPage: true, type: 'png' }),
+    await d.call('browser_take_screenshot', { type: 'jpeg' }),
+    await d.call('browser_take_screenshot', { type: 'png' }),
+  ];
+  // Until the browser is done with the huge screenshot (a few tries, as an agent would).
+  let last = '';
+  for (let i = 0; i < 4; i++) {
+    last = await d.call('browser_take_screenshot', { type: 'png' });
+    if (!/### Error/.test(last)) break;
+  }
+  const where = await d.call('browser_evaluate', { function: '() => location.pathname' });
+  return { closed: said.concat(last).some((text) => /stopped responding/.test(text)), lastOk: !/### Error/.test(last), where: where.match(/### Result\n"([^"]*)"/)?.[1] };
+}
+
+describe('a page silent while the browser works for it', () => {
+  const suite = useHostileSuite('spm-busy-renderer-');
+
+  test('screenshots of a page 150,000 px tall: the page stays open and a later screenshot works, as under the upstream CLI (alongside, in the same run)', { timeout: 240_000 }, async (t) => {
+    const { upstream, ours } = await upstreamAndOurs(suite);
+    const [theirs, mine] = await Promise.all([play(new Driver(upstream.client, suite.site)), play(new Driver(ours.client, suite.site))]);
+    t.diagnostic(`upstream CLI: ${JSON.stringify(theirs)}; ours: ${JSON.stringify(mine)}`);
+    assert.equal(mine.closed, false, 'no result says the page was closed');
+    assert.equal(mine.where, '/very-tall', 'the page is still the current tab');
+    assert.deepEqual(mine, theirs);
+  });
+});
