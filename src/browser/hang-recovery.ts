@@ -52,6 +52,9 @@ export function watchForHangCheck(context: BrowserContext): void {
   watchDialogs(context);
 }
 
+/** Pages the last check found silent while the browser worked for them (left open once). */
+const waitedBefore = new WeakSet<Page>();
+
 /** What a check found: stuck pages it closed or is still closing, and answering pages no snapshot can settle on. */
 export interface HungPages {
   closed: string[];
@@ -97,7 +100,13 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
     const dialog = openDialogOf(page);
     return dialog ? [{ page, dialog }] : [];
   });
-  const states = probed.map((state): PageState => (state !== 'stuck' ? state : withDialog.length ? 'held' : verdict === 'browser-busy' ? 'waiting' : state));
+  const states = probed.map((state, i): PageState => {
+    if (state !== 'stuck') return state;
+    if (withDialog.length) return 'held';
+    // Once: a page still silent at the next check is closed, whoever else keeps the machine busy (another session's browser).
+    return verdict === 'browser-busy' && !waitedBefore.has(pages[i]!) ? 'waiting' : state;
+  });
+  pages.forEach((page, i) => (states[i] === 'waiting' ? waitedBefore.add(page) : waitedBefore.delete(page)));
   const hung = pages.filter((_, i) => states[i] === 'stuck');
   const urlsIn = (state: PageState) => pages.filter((_, i) => states[i] === state).map((page) => page.url());
   const urls = new Map([...already, ...hung].map((page) => [page, page.url()]));
