@@ -93,7 +93,7 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
   const renderers = watchRenderers();
   const probed = await Promise.all(pages.map((page) => (closeAskedFor(page) ? 'answers' : probe(context, page, probeMs))));
   // Silent while no renderer ran and the browser itself worked: waiting on it, not stuck.
-  const verdict = await renderers.stop();
+  const browserWorked = await renderers.stop();
   // A dialog holds every page of its renderer (open-dialogs.ts), and which pages
   // share one is not known here: while one is open, no silent page is closed.
   const withDialog = pages.flatMap((page) => {
@@ -104,7 +104,7 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
     if (state !== 'stuck') return state;
     if (withDialog.length) return 'held';
     // Once: a page still silent at the next check is closed, whoever else keeps the machine busy (another session's browser).
-    return verdict === 'browser-busy' && !waitedBefore.has(pages[i]!) ? 'waiting' : state;
+    return browserWorked && !waitedBefore.has(pages[i]!) ? 'waiting' : state;
   });
   pages.forEach((page, i) => (states[i] === 'waiting' ? waitedBefore.add(page) : waitedBefore.delete(page)));
   const hung = pages.filter((_, i) => states[i] === 'stuck');

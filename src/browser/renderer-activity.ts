@@ -13,12 +13,16 @@ const SAMPLE_EVERY_MS = 100;
 /** Runnable in at least this share of samples: the process runs. */
 const RUNNING_SHARE = 0.8;
 
-/** Some renderer ran; no renderer ran but the browser's other processes did; nothing ran. */
-export type RendererVerdict = 'renderer-running' | 'browser-busy' | 'idle';
-
 export interface RendererWatch {
-  /** Stops sampling; undefined where it cannot be told (no /proc, no processes, no samples). */
-  stop(): Promise<RendererVerdict | undefined>;
+  /** Stops sampling: true when no renderer ran throughout and the browser's other processes did; false otherwise, and where it cannot be told (no /proc, no processes, no samples). */
+  stop(): Promise<boolean>;
+}
+
+/** The fields of /proc/<pid>/stat after the command name (state, parent pid, ...), or undefined when it cannot be read (gone, not visible). */
+async function statFields(pid: number | string): Promise<string[] | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  // The command name (in parentheses) may hold spaces and parentheses: the fields follow its last ')'.
+  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 interface Processes {
@@ -32,8 +36,8 @@ async function descendants(): Promise<Processes> {
   const parents = new Map<number, number>();
   await Promise.all(
     entries.filter((name) => /^\d+$/.test(name)).map(async (name) => {
-      const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => undefined);
-      if (stat) parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      const fields = await statFields(name);
+      if (fields) parents.set(Number(name), Number(fields[1]));
     }),
   );
   const ours = (pid: number): boolean => {
@@ -50,16 +54,10 @@ async function descendants(): Promise<Processes> {
   return found;
 }
 
-/** 'R', 'S'... for the process's own thread, or undefined when it cannot be read (gone, not visible). */
-async function threadState(pid: number): Promise<string | undefined> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
-  // The command name (in parentheses) may hold spaces: the state follows its last ')'.
-  return stat?.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) || undefined;
-}
 
 /** Samples the state of every process this server started until stopped. */
 export function watchRenderers(): RendererWatch {
-  if (process.platform !== 'linux') return { stop: async () => undefined };
+  if (process.platform !== 'linux') return { stop: async () => false };
   const runnable = new Map<number, number>();
   let processes: Processes = { renderers: [], others: [] };
   let samples = 0;
@@ -68,7 +66,7 @@ export function watchRenderers(): RendererWatch {
     processes = await descendants();
     const pids = [...processes.renderers, ...processes.others];
     while (!stopped && processes.renderers.length) {
-      const states = await Promise.all(pids.map(threadState));
+      const states = await Promise.all(pids.map(async (pid) => (await statFields(pid))?.[0]));
       if (states.every((state) => state === undefined)) return;
       samples++;
       states.forEach((state, i) => state === 'R' && runnable.set(pids[i]!, (runnable.get(pids[i]!) ?? 0) + 1));
@@ -80,8 +78,7 @@ export function watchRenderers(): RendererWatch {
     async stop() {
       stopped = true;
       await sampling;
-      if (!samples) return undefined;
-      return ran(processes.renderers) ? 'renderer-running' : ran(processes.others) ? 'browser-busy' : 'idle';
+      return samples > 0 && !ran(processes.renderers) && ran(processes.others);
     },
   };
 }
