@@ -52,8 +52,10 @@ export function watchForHangCheck(context: BrowserContext): void {
   watchDialogs(context);
 }
 
-/** Pages the last check found silent while the browser worked for them (left open once). */
-const waitedBefore = new WeakSet<Page>();
+/** Pages found silent while the browser worked for them, since when (left open until WAITING_LIMIT_MS). */
+const waitingSince = new WeakMap<Page, number>();
+// A page still silent this long after it was first left open is closed, whoever keeps the machine busy (over HTTP, another session's browser counts too). A screenshot of a page 150,000 px tall kept the browser busy through two checks (~12 s).
+const WAITING_LIMIT_MS = 30_000;
 
 /** What a check found: stuck pages it closed or is still closing, and answering pages no snapshot can settle on. */
 export interface HungPages {
@@ -65,7 +67,7 @@ export interface HungPages {
   reloading: string[];
   /** Pages whose navigation still waits for a response (left open), with the URL it waits for. */
   navigating: { page: string; waitingFor: string }[];
-  /** Pages that did not answer while no renderer ran and the browser's own processes did (waiting on it: not stuck; left open). */
+  /** Pages that did not answer while no renderer ran and the browser's own processes did (waiting on it: not stuck; left open up to 30 s). */
   waiting: string[];
   /** Open JavaScript dialogs, when pages were silent while one was open (none of them closed); the first one's tab is made current. */
   dialogs: { page: string; type: string; message: string; current: boolean }[];
@@ -103,10 +105,9 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
   const states = probed.map((state, i): PageState => {
     if (state !== 'stuck') return state;
     if (withDialog.length) return 'held';
-    // Once: a page still silent at the next check is closed, whoever else keeps the machine busy (another session's browser).
-    return browserWorked && !waitedBefore.has(pages[i]!) ? 'waiting' : state;
+    return browserWorked && performance.now() - (waitingSince.get(pages[i]!) ?? performance.now()) < WAITING_LIMIT_MS ? 'waiting' : state;
   });
-  pages.forEach((page, i) => (states[i] === 'waiting' ? waitedBefore.add(page) : waitedBefore.delete(page)));
+  pages.forEach((page, i) => (states[i] === 'waiting' ? waitingSince.set(page, waitingSince.get(page) ?? performance.now()) : waitingSince.delete(page)));
   const hung = pages.filter((_, i) => states[i] === 'stuck');
   const urlsIn = (state: PageState) => pages.filter((_, i) => states[i] === state).map((page) => page.url());
   const urls = new Map([...already, ...hung].map((page) => [page, page.url()]));
