@@ -64,7 +64,12 @@ describe('a dialog the page opens while it loads', () => {
     t.diagnostic(`${CALLS} tab lists with the popup's alert open: upstream ${theirMs} ms, ours ${myMs} ms`);
     // How often each side polled for the popup to show is timing: the shapes are compared without repeats.
     const distinct = (shapes: string[]) => shapes.filter((shape, i) => shape !== shapes[i - 1]);
-    assert.deepEqual(distinct(mine.shapes), distinct(theirs.shapes), 'the same pages, titles and modal states');
+    // The upstream races the popup's alert against its page setup for the popup, and now and then loses
+    // it (its tab lists no dialog, and answering one fails): then only the calls on the opener are compared.
+    const theirsMissed = /browser_handle_dialog error=true/.test(theirs.shapes.at(-1)!);
+    if (theirsMissed) t.diagnostic("the upstream missed the popup's alert this run; compared up to the popup's tab");
+    const upToSelect = (shapes: string[]) => (theirsMissed ? distinct(shapes).filter((shape) => !/^browser_(tabs|handle_dialog) /.test(shape)) : distinct(shapes));
+    assert.deepEqual(upToSelect(mine.shapes), upToSelect(theirs.shapes), 'the same pages, titles and modal states');
     assert.match(mine.shapes.at(-1)!, /browser_handle_dialog error=false/, "the popup's alert is answered once its tab is selected");
     assert.ok(myMs < WAITING_ON_THE_POPUP_MS, `no call waited on the popup (${myMs} ms for ${CALLS})`);
   });

@@ -14,7 +14,9 @@ export type Purpose =
   | { kind: 'disable' }
   /** At its answer V8's console storage is empty. */
   | { kind: 'discard' }
-  | { kind: 'preview'; call: ReplayedCall; index: number };
+  | { kind: 'preview'; call: ReplayedCall; index: number }
+  /** At its answer a sync's last previews are in: the sync ends. */
+  | { kind: 'previewed' };
 
 type Bindings = ReadonlyMap<string, string | undefined>;
 
@@ -60,20 +62,32 @@ export class OwnCommands {
     return commands.join('\0');
   }
 
-  /** The replay's previews, then what was logged since, then (when asked) the discard, in one write. */
-  secondPass(sessionId: string, bindings: Bindings, calls: readonly ReplayedCall[], discard: boolean): string {
-    const commands: string[] = [];
-    for (const call of calls)
-      for (const index of call.waiting) {
-        const params = { objectId: call.message.params.args[index]!.objectId, functionDeclaration: 'function () { return this; }', generatePreview: true, objectGroup: PREVIEW_GROUP, silent: true };
-        commands.push(this.command(sessionId, 'Runtime.callFunctionOn', params, { kind: 'preview', call, index }).text);
-      }
+  /** The last replay's previews, then what was logged since, then (when asked) the discard, in one write. */
+  nextPass(sessionId: string, bindings: Bindings, calls: readonly ReplayedCall[], discard: boolean): string {
+    const commands = this.#previews(sessionId, calls);
     if (commands.length) commands.push(this.command(sessionId, 'Runtime.releaseObjectGroup', { objectGroup: PREVIEW_GROUP }).text);
     const enable = this.command(sessionId, 'Runtime.enable', undefined, { kind: 'enable' }).text;
     commands.push(enable);
     if (discard) commands.push(this.command(sessionId, 'Runtime.discardConsoleEntries', undefined, { kind: 'discard' }).text);
     commands.push(...this.#disable(sessionId, bindings));
     return commands.join('\0');
+  }
+
+  /** The last replay's previews alone; the answer to the write's last command ends the sync. */
+  lastPreviews(sessionId: string, calls: readonly ReplayedCall[]): string {
+    const commands = this.#previews(sessionId, calls);
+    commands.push(this.command(sessionId, 'Runtime.releaseObjectGroup', { objectGroup: PREVIEW_GROUP }, { kind: 'previewed' }).text);
+    return commands.join('\0');
+  }
+
+  #previews(sessionId: string, calls: readonly ReplayedCall[]): string[] {
+    const commands: string[] = [];
+    for (const call of calls)
+      for (const index of call.waiting) {
+        const params = { objectId: call.message.params.args[index]!.objectId, functionDeclaration: 'function () { return this; }', generatePreview: true, objectGroup: PREVIEW_GROUP, silent: true };
+        commands.push(this.command(sessionId, 'Runtime.callFunctionOn', params, { kind: 'preview', call, index }).text);
+      }
+    return commands;
   }
 
   /** Without the console kept: what the page logged is dropped from the storage, unread (before a sync) or once replayed. */

@@ -2,7 +2,7 @@ import { argumentsWantingPreview, CONSOLE_API_CALLED, previewArrived, releaseCal
 import type { Slot } from './ordered-outbox.ts';
 import type { UserAgentOverride } from '../client-hints.ts';
 import { OwnCommands } from './own-commands.ts';
-import { newSessionState, newSync, type SessionState } from './session-state.ts';
+import { newSessionState, newSync, nextStep, type SessionState } from './session-state.ts';
 import { UserAgentHints } from './user-agent-hints.ts';
 import { UserScripts } from '../user-scripts.ts';
 import { asksForGesture, withoutGesture } from './user-gesture.ts';
@@ -24,11 +24,18 @@ import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST
 // console messages and errors it stored meanwhile) and `disable`, sent in one
 // write. When that replayed anything new, a second pass follows in one write:
 // the previews the replay left out (console-replay.ts), `enable` again (what
-// was logged since the first pass), `discardConsoleEntries` once the storage
-// has grown large (a discard sent after `disable` alone would drop what was
-// logged since unread), and `disable`. What a replay repeats, and what is
-// logged live between the discard and `disable`, is delivered once
-// (console-replay.ts).
+// was logged since the first pass), and `disable`. Once the storage has grown
+// large, a pass also runs `discardConsoleEntries` between its `enable` and
+// `disable` (a discard sent after `disable` alone would drop what was logged
+// since unread). A discard releases the objects of what its own pass
+// replayed before their previews can be fetched, so it waits for a page that
+// has gone quiet: it goes in the second pass when the first replayed nothing
+// new, or in a third that follows a second that replayed nothing wanting a
+// preview. A second pass that did (a frame's or worker's first script
+// logging an object) is followed by a write of those previews alone, and the
+// discard is put off to a later sync (three at most: session-state.ts).
+// What a replay repeats, and what is logged live between the discard and
+// `disable`, is delivered once (console-replay.ts).
 // A sync runs whenever a context may have appeared (a navigation starting or
 // committed, a new frame, a new isolated world, load), when
 // the upstream is about to read the console (flush(), console-flush.ts), and
@@ -200,7 +207,7 @@ export class QuietRuntime {
     if (sync?.pass === 1) sync.storage.count(start, raw);
     if (!state.keys.admit(raw)) return [];
     if (sync) sync.replayed = true;
-    if (sync?.pass !== 1 || !start.startsWith(CONSOLE_API_CALLED)) return null;
+    if (!sync || !start.startsWith(CONSOLE_API_CALLED)) return null;
     const message = JSON.parse(raw) as ReplayedCall['message'];
     const wanted = argumentsWantingPreview(message);
     if (!wanted.length) return null;
@@ -314,26 +321,35 @@ export class QuietRuntime {
     const { sessionId } = purpose;
     if (purpose.kind === 'preview') previewArrived(purpose.call, purpose.index, (message.result as { result?: { preview?: unknown } } | undefined)?.result?.preview);
     else if (purpose.kind === 'disable') this.#sessions.get(sessionId)?.keys.replayStarts();
-    else if (purpose.kind === 'discard') this.#sessions.get(sessionId)?.keys.discarded();
-    if (purpose.kind !== 'enable') return [];
+    else if (purpose.kind === 'discard') {
+      const discarded = this.#sessions.get(sessionId);
+      discarded?.keys.discarded();
+      if (discarded) discarded.discardsPutOff = 0;
+    }
     const state = this.#sessions.get(sessionId);
-    if (!state?.sync) return [];
-    const { seen, seq, replayed, pass } = state.sync;
+    if (purpose.kind === 'previewed') return state?.sync ? this.#endSync(sessionId, state, []) : [];
+    if (purpose.kind !== 'enable' || !state?.sync) return [];
+    const { seen, pass, calls } = state.sync;
     const out: string[] = [];
     // A context the enable did not report is gone (its frame navigated or detached while the domain was off).
     if (!message.error) for (const contextId of [...state.contexts.keys()]) if (!seen.has(contextId)) (state.contexts.delete(contextId), out.push(this.#destroyed(sessionId, contextId)));
     for (const enableId of state.enables.splice(0)) out.push(JSON.stringify(message.error ? { id: enableId, error: message.error, sessionId } : { id: enableId, result: {}, sessionId }));
-    const discard = state.sync.storage.mustEmpty;
-    if (pass === 1 && (replayed || discard) && !message.error) {
-      if (this.#keepConsole) {
-        const write = this.#own.secondPass(sessionId, state.bindings, state.sync.calls, discard);
-        state.sync = { ...state.sync, seen: new Set(), pass: 2, calls: [] };
-        this.#toBrowser(write);
-        return out;
-      }
+    const step = message.error ? 'end' : nextStep(state);
+    if (step === 'end') return this.#endSync(sessionId, state, out);
+    if (!this.#keepConsole) {
       this.#toBrowser(this.#own.discard(sessionId));
+      return this.#endSync(sessionId, state, out);
     }
-    for (const call of state.sync.calls) releaseCall(call);
+    if (step === 'previews' && state.sync.storage.mustEmpty) state.discardsPutOff++;
+    const discarding = step === 'pass+discard';
+    state.sync = { ...state.sync, seen: new Set(), pass: pass === 1 ? 2 : 3, discarding, calls: [] };
+    this.#toBrowser(step === 'previews' ? this.#own.lastPreviews(sessionId, calls) : this.#own.nextPass(sessionId, state.bindings, calls, discarding));
+    return out;
+  }
+
+  #endSync(sessionId: string, state: SessionState, out: string[]): string[] {
+    const { seq } = state.sync!;
+    for (const call of state.sync!.calls) releaseCall(call);
     state.sync = undefined;
     state.syncedAt = performance.now();
     state.waiters = state.waiters.filter((waiter) => (waiter.seq <= seq ? (waiter.resolve(), false) : true));

@@ -37,7 +37,9 @@ export interface Sync {
   seq: number;
   /** Something not delivered before came in the replay. */
   replayed: boolean;
-  pass: 1 | 2;
+  pass: 1 | 2 | 3;
+  /** This pass's write empties the storage after its enable. */
+  discarding: boolean;
   calls: ReplayedCall[];
   storage: StorageTally;
 }
@@ -59,14 +61,35 @@ export interface SessionState {
   /** Playwright's bindings: Runtime.disable drops them for documents to come, so each sync adds them again. */
   bindings: Map<string, string | undefined>;
   keys: ConsoleKeys;
+  /** Syncs since the storage was due to be emptied that put it off (the page was logging objects). */
+  discardsPutOff: number;
   /** An alert, confirm, prompt or beforeunload dialog is open: the page answers nothing until it closes. */
   dialogOpen: boolean;
 }
 
 export function newSessionState(type: string): SessionState {
-  return { type, quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, started: 0, waiters: [], syncedAt: 0, bindings: new Map(), keys: new ConsoleKeys(), dialogOpen: false };
+  return { type, quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, started: 0, waiters: [], syncedAt: 0, bindings: new Map(), keys: new ConsoleKeys(), discardsPutOff: 0, dialogOpen: false };
 }
 
 export function newSync(seq: number): Sync {
-  return { seen: new Set(), seq, replayed: false, pass: 1, calls: [], storage: new StorageTally() };
+  return { seen: new Set(), seq, replayed: false, pass: 1, discarding: false, calls: [], storage: new StorageTally() };
+}
+
+/** A pass's enable answered: what the sync does next (runtime-shim.ts explains the passes). */
+export type NextStep = 'end' | 'previews' | 'pass' | 'pass+discard';
+
+/** A page logging objects puts the discard off this many syncs at most, then loses those previews. */
+const MAX_DISCARDS_PUT_OFF = 3;
+
+export function nextStep(state: SessionState): NextStep {
+  const { pass, replayed, calls, discarding, storage } = state.sync!;
+  const due = storage.mustEmpty;
+  if (pass === 1) {
+    if (!replayed && !due) return 'end';
+    // Nothing new since the last sync: the page is quiet, a discard now loses nothing.
+    return due && !replayed ? 'pass+discard' : 'pass';
+  }
+  if (pass === 3 || discarding) return 'end';
+  if (calls.length === 0) return due ? 'pass+discard' : 'end';
+  return due && state.discardsPutOff >= MAX_DISCARDS_PUT_OFF ? 'pass+discard' : 'previews';
 }
