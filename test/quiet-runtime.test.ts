@@ -33,11 +33,6 @@ Promise.reject(new Error('rejected at load')); for (const ms of [5, 15, 40]) set
 const CHATTY_PAGE = `<title>chatty</title><button onclick="document.title = 'clicked ' + n">Click</button><script>let n = 0;
 setInterval(() => { n++; if (n % 10) console.log('tick', n); else console.log('tick', n, {n}); if (n % 25 === 0) { const k = n; setTimeout(() => { throw new Error('boom ' + k); }); } }, 2);</script>`;
 
-// A frame and a worker log objects as their first script runs, on a page that logged an error (so the
-// console storage is due to be emptied): they land in a sync's second pass, whose replay had no previews.
-const STARTING_FRAMES_PAGE = `<title>starting frames</title><iframe srcdoc="<script>console.log('srcdoc frame', {f: 1}, [1, 2])</script>"></iframe>
-<script>console.error('page error', new Error('at load')); new Worker('/start-worker.js');</script>`;
-
 // console.count() at each click: V8 keeps its counters with the stored messages; a sync must not reset them.
 const COUNTING_PAGE = `<title>counting</title><button onclick="console.count('clicks'); console.log('clicked', {k: 1})">Count</button><script>console.count('load')</script>`;
 
@@ -55,8 +50,6 @@ function startSite(): Promise<{ url: string; close(): Promise<void> }> {
     if (req.url === '/late-errors') return res.end(LATE_ERRORS_PAGE);
     if (req.url === '/chatty') return res.end(CHATTY_PAGE);
     if (req.url === '/counting') return res.end(COUNTING_PAGE);
-    if (req.url === '/starting-frames') return res.end(STARTING_FRAMES_PAGE);
-    if (req.url === '/start-worker.js') return res.setHeader('content-type', 'text/javascript').end(`console.log('worker', {w: 1})`);
     if (req.url === '/second') return res.end(`<title>second</title><p id="p">second page</p><script>console.error('second loaded')</script>`);
     res.end(`<title>outer</title><h1>Outer</h1><iframe src="http://localhost:${port}/inner"></iframe><script>console.log('outer loaded', 42)</script>`);
   });
@@ -110,14 +103,6 @@ async function driveLateErrors(client: Client, site: string): Promise<string> {
   return textOf(await client.callTool({ name: 'browser_console_messages', arguments: { level: 'debug' } })).replaceAll(site, 'SITE');
 }
 
-/** The read's lines, sorted: the frame, the worker and the page log in an order that is timing. */
-async function driveStartingFrames(client: Client, site: string): Promise<string[]> {
-  await client.callTool({ name: 'browser_navigate', arguments: { url: `${site}/starting-frames` } });
-  await client.callTool({ name: 'browser_wait_for', arguments: { time: 1 } });
-  const read = textOf(await client.callTool({ name: 'browser_console_messages', arguments: { level: 'debug' } })).replaceAll(site, 'SITE');
-  return read.split('\n### Page')[0]!.split('\n').sort();
-}
-
 async function driveCounting(client: Client, site: string): Promise<string> {
   await client.callTool({ name: 'browser_navigate', arguments: { url: `${site}/counting` } });
   for (let i = 0; i < 3; i++) {
@@ -139,8 +124,6 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
   let upstreamLate: string;
   let oursCounting: string;
   let upstreamCounting: string;
-  let oursStarting: string[];
-  let upstreamStarting: string[];
   before(async () => {
     site = await startSite();
     // A cache of its own: the probe of whether the driver hears console messages runs under the shim.
@@ -155,8 +138,6 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     upstreamLate = await driveLateErrors(b.client, site.url);
     oursCounting = await driveCounting(a.client, site.url);
     upstreamCounting = await driveCounting(b.client, site.url);
-    oursStarting = await driveStartingFrames(a.client, site.url);
-    upstreamStarting = await driveStartingFrames(b.client, site.url);
   });
   after(async () => {
     await closeAll(servers);
@@ -192,13 +173,6 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     assert.equal(oursCounting, upstreamCounting);
     assert.deepEqual([...oursCounting.matchAll(/\[COUNT\] clicks: (\d+)/g)].map((m) => m[1]), ['1', '2', '3'], oursCounting);
     assert.match(oursCounting, /\[LOG\] clicked \{k: 1\}/);
-  });
-
-  test("objects a frame's and a worker's first script log read with their contents, as under the upstream CLI", () => {
-    assert.deepEqual(oursStarting, upstreamStarting);
-    const all = oursStarting.join('\n');
-    assert.match(all, /\[LOG\] srcdoc frame \{f: 1\} \[1, 2\]/);
-    assert.match(all, /\[LOG\] worker \{w: 1\}/);
   });
 
   test('a page that logs all the time: each read lists every message once, in order, with no gap', async () => {
