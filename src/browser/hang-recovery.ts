@@ -102,12 +102,13 @@ export async function closeUnresponsivePages(context: BrowserContext, probeMs = 
     const dialog = openDialogOf(page);
     return dialog ? [{ page, dialog }] : [];
   });
+  const now = performance.now();
   const states = probed.map((state, i): PageState => {
     if (state !== 'stuck') return state;
     if (withDialog.length) return 'held';
-    return browserWorked && performance.now() - (waitingSince.get(pages[i]!) ?? performance.now()) < WAITING_LIMIT_MS ? 'waiting' : state;
+    return browserWorked && now - (waitingSince.get(pages[i]!) ?? now) < WAITING_LIMIT_MS ? 'waiting' : state;
   });
-  pages.forEach((page, i) => (states[i] === 'waiting' ? waitingSince.set(page, waitingSince.get(page) ?? performance.now()) : waitingSince.delete(page)));
+  pages.forEach((page, i) => (states[i] === 'waiting' ? waitingSince.set(page, waitingSince.get(page) ?? now) : waitingSince.delete(page)));
   const hung = pages.filter((_, i) => states[i] === 'stuck');
   const urlsIn = (state: PageState) => pages.filter((_, i) => states[i] === state).map((page) => page.url());
   const urls = new Map([...already, ...hung].map((page) => [page, page.url()]));

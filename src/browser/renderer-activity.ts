@@ -54,7 +54,6 @@ async function descendants(): Promise<Processes> {
   return found;
 }
 
-
 /** Samples the state of every process this server started until stopped. */
 export function watchRenderers(): RendererWatch {
   if (process.platform !== 'linux') return { stop: async () => false };

@@ -319,14 +319,13 @@ export class QuietRuntime {
     const purpose = this.#own.take(id);
     if (!purpose) return [];
     const { sessionId } = purpose;
-    if (purpose.kind === 'preview') previewArrived(purpose.call, purpose.index, (message.result as { result?: { preview?: unknown } } | undefined)?.result?.preview);
-    else if (purpose.kind === 'disable') this.#sessions.get(sessionId)?.keys.replayStarts();
-    else if (purpose.kind === 'discard') {
-      const discarded = this.#sessions.get(sessionId);
-      discarded?.keys.discarded();
-      if (discarded) discarded.discardsPutOff = 0;
-    }
     const state = this.#sessions.get(sessionId);
+    if (purpose.kind === 'preview') previewArrived(purpose.call, purpose.index, (message.result as { result?: { preview?: unknown } } | undefined)?.result?.preview);
+    else if (purpose.kind === 'disable') state?.keys.replayStarts();
+    else if (purpose.kind === 'discard' && state) {
+      state.keys.discarded();
+      state.discardsPutOff = 0;
+    }
     if (purpose.kind === 'previewed') return state?.sync ? this.#endSync(sessionId, state, []) : [];
     if (purpose.kind !== 'enable' || !state?.sync) return [];
     const { seen, pass, calls } = state.sync;
