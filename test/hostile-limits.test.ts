@@ -72,9 +72,11 @@ describe('hostile pages at the limits: every call returns bounded, and the sessi
       // The opener's renderer can still be running the loop of opens: the session closes the pages that
       // stopped responding and says "Navigate to continue", which an agent does.
       const landed = await d.go('/calm');
-      const tabs = d.texts.findLast((x) => /### Open tabs/.test(x))?.match(/^- \d+:/gm)?.length ?? 1;
+      const listed = () => d.texts.findLast((x) => /### Open tabs/.test(x))?.match(/^- \d+:/gm)?.length ?? 1;
+      const tabs = listed();
+      // The loop may still be opening tabs while the ones that stopped responding close: they count until gone.
       if (/Navigate to continue/.test(landed)) await d.go('/calm');
-      return { tabs };
+      return { tabs: Math.max(tabs, listed()) };
     };
     const runs: [string, Connected][] = [
       ['upstream CLI', await connectUpstream(`${output.path}/flood-upstream`, TIMEOUTS)],
@@ -97,6 +99,27 @@ describe('hostile pages at the limits: every call returns bounded, and the sessi
       }
       await server.client.close();
     }
+  });
+
+  // Ours only: the upstream has no tab limit, so an endless flood would fill its
+  // browser until the machine gives out. Before the opener's script was stopped,
+  // the click timed out and the next two calls ran into their 60 s deadlines.
+  test('an endless popup flood from a script that never yields: stopped at its source, tabs capped, the next calls answer (ours)', { timeout: 180_000 }, async (t) => {
+    const server = await own(t, 'flood-forever', ['--max-pages', '20']);
+    const d = new Driver(server.client, suite.site);
+    await d.go('/popup-flood-forever');
+    const clicked = await d.click('Open popups forever');
+    assert.doesNotMatch(clicked, /### Error/, clicked.slice(0, 600));
+    assert.match(clicked, /a page tried to open more tabs than --max-pages \(20\); \d+ were closed as they opened, and the script opening them was stopped/);
+    const listed = await d.call('browser_tabs', { action: 'list' });
+    const tabs = listed.match(/^- \d+:/gm)?.length ?? 0;
+    assert.ok(tabs >= 1 && tabs <= 20, `${tabs} tabs`);
+    // The loop is over: the opener's own tab navigates as any other.
+    const landed = await d.go('/calm');
+    assert.doesNotMatch(landed, /### Error|Navigate to continue/, landed.slice(0, 600));
+    assert.match(await d.call('browser_snapshot'), /Calm/);
+    assert.equal((await d.call('browser_tabs', { action: 'list' })).match(/^- \d+:/gm)?.length, tabs, 'no tab opened since');
+    assert.deepEqual(d.slow, []);
   });
 
   test('an endless download is stopped at --max-download-bytes and the result says so (ours)', { timeout: 60_000 }, async () => {

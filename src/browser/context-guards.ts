@@ -10,6 +10,7 @@ import { guardPages } from './page-guard.ts';
 import { PasskeyGuard } from './passkey-guard.ts';
 import { pointerLockNote, watchPointerLocks } from './pointer-lock.ts';
 import { cancelPrintPreviews, printNote, type PrintPreviewWatch } from './print-preview.ts';
+import type { StopScripts } from './script-stop.ts';
 import { settleOutsidePages } from './settle-wait.ts';
 
 export interface GuardLimits {
@@ -31,6 +32,7 @@ export class ContextGuards {
   #notes: string[] = [];
   #printPreviews: PrintPreviewWatch | undefined;
   #tabsClosed = 0;
+  #openersStopped = false;
   #printsCancelled = 0;
   #pointerLocksReleased = 0;
   #pointersHeld = 0;
@@ -48,8 +50,8 @@ export class ContextGuards {
     watchHeldPointer(context, () => this.#pointersHeld++);
   }
 
-  /** A browser this server launched, all guards. */
-  guardLaunched(browser: Browser, context: BrowserContext): void {
+  /** A browser this server launched, all guards; `stopScripts` stops a popup flood at its source (page-guard.ts). */
+  guardLaunched(browser: Browser, context: BrowserContext, stopScripts?: StopScripts): void {
     const limits = this.#limits;
     this.guardAttached(context);
     settleOutsidePages();
@@ -58,7 +60,7 @@ export class ContextGuards {
     guardDownloads(context, limits.maxDownloadBytes, (stopped) =>
       this.#notes.push(`Note: the download of ${stopped.url} was stopped at ${stopped.bytes} bytes: it grew past --max-download-bytes (${limits.maxDownloadBytes}).`),
     );
-    guardPages(context, limits.maxPages, () => this.#tabsClosed++);
+    guardPages(context, limits.maxPages, () => this.#tabsClosed++, stopScripts && { stopScripts, onStopped: () => (this.#openersStopped = true) });
     this.#printPreviews = limits.headed ? cancelPrintPreviews(browser, () => this.#printsCancelled++, this.#log) : undefined;
     watchForHangCheck(context);
     this.#passkeys = new PasskeyGuard(context);
@@ -76,8 +78,9 @@ export class ContextGuards {
   /** What the guards did since the last call (downloads cancelled, tabs closed); then forgotten. */
   takeNotes(): string[] {
     // One note for a burst of tabs, however many it tried to open.
-    if (this.#tabsClosed) this.#notes.push(`Note: a page tried to open more tabs than --max-pages (${this.#limits.maxPages}); ${this.#tabsClosed} were closed as they opened.`);
+    if (this.#tabsClosed) this.#notes.push(`Note: a page tried to open more tabs than --max-pages (${this.#limits.maxPages}); ${this.#tabsClosed} were closed as they opened${this.#openersStopped ? ', and the script opening them was stopped' : ''}.`);
     this.#tabsClosed = 0;
+    this.#openersStopped = false;
     if (this.#printsCancelled) this.#notes.push(printNote(this.#printsCancelled));
     this.#printsCancelled = 0;
     if (this.#pointerLocksReleased) this.#notes.push(pointerLockNote(this.#pointerLocksReleased));

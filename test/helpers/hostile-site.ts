@@ -70,6 +70,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/redirect-loop': '',
   '/popups': html('Popups', button('Open popups', 'for (let i = 0; i < 25; i++) window.open("/calm?popup=" + i)')),
   '/popup-flood': html('Popup flood', button('Open 500 popups', 'for (let i = 0; i < 500; i++) window.open("about:blank#" + i)')),
+  // Never yields and never stops: only stopping its script ends it (closing its page waits for the renderer).
+  '/popup-flood-forever': html('Endless popup flood', button('Open popups forever', 'for (let i = 0; ; i++) { window.open("about:blank#" + i); const t = Date.now(); while (Date.now() - t < 5); }')),
   // Grows until the renderer is killed for running out of memory.
   '/oom': html('Out of memory', `<p>allocating</p><script>setTimeout(() => { const keep = []; for (;;) keep.push(new Array(1 << 20).fill(keep.length)); }, 200)</script>`),
   '/hostile-globals': html('Hostile globals', `<p id="p">globals replaced</p><script>

@@ -73,6 +73,8 @@ export class QuietRuntime {
   /** While none runs, Playwright's evaluations go without a user gesture (user-gesture.ts); the session's own, once it takes the shim. */
   userScripts = new UserScripts();
   #sessions = new Map<string, SessionState>();
+  /** Playwright's session id → its target's id, for stopScripts(). */
+  #targetOf = new Map<string, string>();
   #own = new OwnCommands();
   /** Playwright's Page.createIsolatedWorld ids → session: a new world to sync after. */
   #worldRequests = new Map<number, string>();
@@ -109,6 +111,22 @@ export class QuietRuntime {
       this.#requestSync(sessionId, state);
     }
     return Promise.all(waits).then(() => undefined);
+  }
+
+  /**
+   * Stops the script each target's renderer runs (a loop that never yields),
+   * on Playwright's own session: an attached session's command interrupts the
+   * script between two statements, while a session attached now waits for the
+   * loop to end, which it never does. V8 stops the *next* script when none
+   * runs (the loop may have ended meanwhile), so an evaluation of `0` follows
+   * at once, to be that script rather than the page's or Playwright's own.
+   * The answers are dropped.
+   */
+  stopScripts(targetIds: ReadonlySet<string>): void {
+    const commands = [...this.#targetOf]
+      .filter(([, targetId]) => targetIds.has(targetId))
+      .flatMap(([sessionId]) => [this.#own.command(sessionId, 'Runtime.terminateExecution').text, this.#own.command(sessionId, 'Runtime.evaluate', { expression: '0', silent: true }).text]);
+    if (commands.length) this.#toBrowser(commands.join('\0'));
   }
 
   /**
@@ -220,8 +238,10 @@ export class QuietRuntime {
   #onEvent(raw: string, message: Message): string[] | null {
     const params = message.params ?? {};
     if (message.method === 'Target.attachedToTarget') {
-      const type = (params.targetInfo as { type?: string } | undefined)?.type ?? 'other';
+      const info = params.targetInfo as { type?: string; targetId?: string } | undefined;
+      const type = info?.type ?? 'other';
       this.#sessions.set(params.sessionId as string, newSessionState(type));
+      if (info?.targetId) this.#targetOf.set(params.sessionId as string, info.targetId);
       this.#hints?.attached(params.sessionId as string, type);
       return null;
     }
@@ -232,6 +252,7 @@ export class QuietRuntime {
       for (const purpose of this.#own.forget(params.sessionId as string)) if (purpose.kind === 'preview') releaseCall(purpose.call);
       for (const call of gone?.sync?.calls ?? []) releaseCall(call);
       this.#sessions.delete(params.sessionId as string);
+      this.#targetOf.delete(params.sessionId as string);
       return null;
     }
     const sessionId = message.sessionId;

@@ -1,0 +1,41 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { withDeadline } from './deadline.ts';
+
+/** Stops the script each target's renderer runs (the quiet runtime's shim does, on Playwright's own sessions). */
+export type StopScripts = (targetIds: ReadonlySet<string>) => void;
+
+const targetIds = new WeakMap<Page, Promise<string | undefined>>();
+
+/**
+ * The page's DevTools target id. The browser answers this itself, so a page
+ * whose script never yields is no obstacle; undefined past ms or once closed.
+ */
+export function targetIdOf(context: BrowserContext, page: Page, ms: number): Promise<string | undefined> {
+  let id = targetIds.get(page);
+  if (!id) {
+    id = lookUp(context, page, ms);
+    targetIds.set(page, id);
+    // A lookup that failed may be tried again.
+    void id.then((found) => found ?? targetIds.delete(page));
+  }
+  return id;
+}
+
+/** The target id of the page that opened this one (window.open), even once that page is closed. */
+export async function openerIdOf(context: BrowserContext, page: Page, ms: number): Promise<string | undefined> {
+  return (await targetInfo(context, page, ms))?.openerId;
+}
+
+async function lookUp(context: BrowserContext, page: Page, ms: number): Promise<string | undefined> {
+  return (await targetInfo(context, page, ms))?.targetId;
+}
+
+async function targetInfo(context: BrowserContext, page: Page, ms: number): Promise<{ targetId: string; openerId?: string } | undefined> {
+  const session = await withDeadline(context.newCDPSession(page).catch(() => undefined), ms);
+  if (!session) return undefined;
+  try {
+    return (await withDeadline(session.send('Target.getTargetInfo').catch(() => undefined), ms))?.targetInfo;
+  } finally {
+    void session.detach().catch(() => {});
+  }
+}
