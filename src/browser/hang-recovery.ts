@@ -4,7 +4,7 @@ import { withDeadline } from './deadline.ts';
 import { navigationWaitingFor, watchNavigations } from './waiting-navigations.ts';
 import { makeCurrentTab, openDialogOf, watchDialogs } from './open-dialogs.ts';
 import { watchRenderers } from './renderer-activity.ts';
-import { targetIdOf, type StopScripts } from './script-stop.ts';
+import { learnTargetId, targetIdOf, type StopScripts } from './script-stop.ts';
 
 const PROBE_MS = 1000;
 // Chromium gives a stuck renderer's unload 500 ms, then closes its page anyway
@@ -30,7 +30,11 @@ async function probe(context: BrowserContext, page: Page, probeMs: number): Prom
   if (!session) return silent();
   try {
     const answer = await withDeadline(session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(() => true, () => true), probeMs);
-    if (answer !== true) return silent();
+    if (answer !== true) {
+      // The browser answers this itself: which target to stop the script of, should the page be closed as stuck.
+      await learnTargetId(page, session, probeMs);
+      return silent();
+    }
     // Seen twice, RELOAD_WATCH_MS apart: a document being replaced is rootless for a moment.
     const look = async () => {
       const tree = await withDeadline(session.send('Page.getFrameTree').catch(() => undefined), probeMs);

@@ -23,25 +23,25 @@ export function guardPages(context: BrowserContext, maxPages: number, onClosed: 
   context.on('page', async (page) => {
     const count = open();
     const opener = await page.opener().catch(() => null);
-    // Asked once half the tabs are taken, while the browser still answers at once: a flood swamps it.
-    const openerId = stop && opener && count > maxPages / 2 ? targetIdOf(context, opener, LOOKUP_MS) : undefined;
+    // Looked up once half the tabs are taken, while the browser still answers at once: a flood swamps it.
+    if (stop && opener && count > maxPages / 2) void targetIdOf(context, opener, LOOKUP_MS);
     if (count <= maxPages) return;
     // A popup whose opener is gone (closed as stuck while its loop goes on) has no opener here; the browser still knows it had one.
     if (!opener && !(await openerIdOf(context, page, LOOKUP_MS))) return;
     onClosed(page.url());
     void askClose(page, 'excess');
-    if (stop && opener && openerId) void stopOpener(opener, openerId, stop);
+    if (stop && opener) void stopOpener(context, opener, stop);
   });
 }
 
 /** Openers whose script is being stopped now: one stop at a time per page. */
 const stopping = new WeakSet<Page>();
 
-async function stopOpener(opener: Page, openerId: Promise<string | undefined>, stop: { stopScripts: StopScripts; onStopped(): void }): Promise<void> {
+async function stopOpener(context: BrowserContext, opener: Page, stop: { stopScripts: StopScripts; onStopped(): void }): Promise<void> {
   if (opener.isClosed() || stopping.has(opener)) return;
   stopping.add(opener);
   try {
-    const targetId = await openerId;
+    const targetId = await targetIdOf(context, opener, LOOKUP_MS);
     if (!targetId || opener.isClosed()) return;
     stop.stopScripts(new Set([targetId]));
     stop.onStopped();

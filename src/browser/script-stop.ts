@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
 
 /** Stops the script each target's renderer runs (the quiet runtime's shim does, on Playwright's own sessions). */
@@ -26,16 +26,28 @@ export async function openerIdOf(context: BrowserContext, page: Page, ms: number
   return (await targetInfo(context, page, ms))?.openerId;
 }
 
+/** Learns the page's target id over a session already open on it (the hang probe's): no second attach. */
+export async function learnTargetId(page: Page, session: CDPSession, ms: number): Promise<void> {
+  const id = (await askTargetInfo(session, ms))?.targetId;
+  if (id) targetIds.set(page, Promise.resolve(id));
+}
+
 async function lookUp(context: BrowserContext, page: Page, ms: number): Promise<string | undefined> {
   return (await targetInfo(context, page, ms))?.targetId;
 }
 
-async function targetInfo(context: BrowserContext, page: Page, ms: number): Promise<{ targetId: string; openerId?: string } | undefined> {
+async function targetInfo(context: BrowserContext, page: Page, ms: number): Promise<TargetInfo | undefined> {
   const session = await withDeadline(context.newCDPSession(page).catch(() => undefined), ms);
   if (!session) return undefined;
   try {
-    return (await withDeadline(session.send('Target.getTargetInfo').catch(() => undefined), ms))?.targetInfo;
+    return await askTargetInfo(session, ms);
   } finally {
     void session.detach().catch(() => {});
   }
+}
+
+type TargetInfo = { targetId: string; openerId?: string };
+
+async function askTargetInfo(session: CDPSession, ms: number): Promise<TargetInfo | undefined> {
+  return (await withDeadline(session.send('Target.getTargetInfo').catch(() => undefined), ms))?.targetInfo;
 }

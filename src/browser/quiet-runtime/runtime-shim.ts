@@ -73,8 +73,6 @@ export class QuietRuntime {
   /** While none runs, Playwright's evaluations go without a user gesture (user-gesture.ts); the session's own, once it takes the shim. */
   userScripts = new UserScripts();
   #sessions = new Map<string, SessionState>();
-  /** Playwright's session id → its target's id, for stopScripts(). */
-  #targetOf = new Map<string, string>();
   #own = new OwnCommands();
   /** Playwright's Page.createIsolatedWorld ids → session: a new world to sync after. */
   #worldRequests = new Map<number, string>();
@@ -120,11 +118,12 @@ export class QuietRuntime {
    * loop to end, which it never does. V8 stops the *next* script when none
    * runs (the loop may have ended meanwhile), so an evaluation of `0` follows
    * at once, to be that script rather than the page's or Playwright's own.
-   * The answers are dropped.
+   * The answers are dropped. Only Playwright's sessions: the short-lived ones
+   * a lookup or a probe opens are queued behind the loop.
    */
   stopScripts(targetIds: ReadonlySet<string>): void {
-    const commands = [...this.#targetOf]
-      .filter(([, targetId]) => targetIds.has(targetId))
+    const commands = [...this.#sessions]
+      .filter(([, state]) => state.quiet && state.targetId !== undefined && targetIds.has(state.targetId))
       .flatMap(([sessionId]) => [this.#own.command(sessionId, 'Runtime.terminateExecution').text, this.#own.command(sessionId, 'Runtime.evaluate', { expression: '0', silent: true }).text]);
     if (commands.length) this.#toBrowser(commands.join('\0'));
   }
@@ -240,8 +239,7 @@ export class QuietRuntime {
     if (message.method === 'Target.attachedToTarget') {
       const info = params.targetInfo as { type?: string; targetId?: string } | undefined;
       const type = info?.type ?? 'other';
-      this.#sessions.set(params.sessionId as string, newSessionState(type));
-      if (info?.targetId) this.#targetOf.set(params.sessionId as string, info.targetId);
+      this.#sessions.set(params.sessionId as string, newSessionState(type, info?.targetId));
       this.#hints?.attached(params.sessionId as string, type);
       return null;
     }
@@ -252,7 +250,6 @@ export class QuietRuntime {
       for (const purpose of this.#own.forget(params.sessionId as string)) if (purpose.kind === 'preview') releaseCall(purpose.call);
       for (const call of gone?.sync?.calls ?? []) releaseCall(call);
       this.#sessions.delete(params.sessionId as string);
-      this.#targetOf.delete(params.sessionId as string);
       return null;
     }
     const sessionId = message.sessionId;

@@ -46,6 +46,9 @@ export interface Sync {
 
 export interface SessionState {
   type: string;
+  /** The DevTools target the session is attached to. */
+  targetId: string | undefined;
+  /** Playwright enabled the Runtime domain on it: one of Playwright's own sessions, not a CDP session a tool opened. */
   quiet: boolean;
   /** Context id → frame id, as Playwright knows them. */
   contexts: Map<number, string>;
@@ -67,8 +70,8 @@ export interface SessionState {
   dialogOpen: boolean;
 }
 
-export function newSessionState(type: string): SessionState {
-  return { type, quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, started: 0, waiters: [], syncedAt: 0, bindings: new Map(), keys: new ConsoleKeys(), discardsPutOff: 0, dialogOpen: false };
+export function newSessionState(type: string, targetId: string | undefined): SessionState {
+  return { type, targetId, quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, started: 0, waiters: [], syncedAt: 0, bindings: new Map(), keys: new ConsoleKeys(), discardsPutOff: 0, dialogOpen: false };
 }
 
 export function newSync(seq: number): Sync {
