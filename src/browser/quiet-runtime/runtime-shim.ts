@@ -1,3 +1,4 @@
+import { contextEvent, destroyedEvent } from './context-ledger.ts';
 import { argumentsWantingPreview, CONSOLE_API_CALLED, previewArrived, releaseCall, type ReplayedCall } from './console-replay.ts';
 import type { Slot } from './ordered-outbox.ts';
 import type { UserAgentOverride } from '../client-hints.ts';
@@ -7,7 +8,7 @@ import { UserAgentHints } from './user-agent-hints.ts';
 import { UserScripts } from '../user-scripts.ts';
 import { asksForGesture, withoutGesture } from './user-gesture.ts';
 import { cleanUserEvaluate, mayBeUserEvaluate } from './user-evaluate.ts';
-import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
+import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
 
 // With CDP's Runtime domain enabled, V8 describes every console.log argument
 // for the driver as it is logged: an Error's `stack` is formatted, which calls
@@ -255,70 +256,9 @@ export class QuietRuntime {
     const sessionId = message.sessionId;
     const state = sessionId ? this.#sessions.get(sessionId) : undefined;
     if (!state?.quiet || !sessionId) return null;
-    switch (message.method) {
-      case 'Runtime.executionContextCreated': {
-        const context = params.context as { id: number; auxData?: { frameId?: string } };
-        state.sync?.seen.add(context.id);
-        if (state.contexts.has(context.id)) return [];
-        state.contexts.set(context.id, context.auxData?.frameId ?? '');
-        this.counters.contextsCreated++;
-        return null;
-      }
-      case 'Runtime.executionContextDestroyed': {
-        const id = params.executionContextId as number;
-        return state.contexts.delete(id) ? null : [];
-      }
-      case 'Runtime.executionContextsCleared':
-        state.contexts.clear();
-        return null;
-      case 'Page.frameNavigated': {
-        // The frame's old contexts went with its old document, before this
-        // event (Chromium orders it so with the domain on; Playwright relies on it).
-        const frameId = (params.frame as { id: string }).id;
-        const out = [...this.#destroyFrameContexts(sessionId, state, frameId), raw];
-        this.#requestSync(sessionId, state);
-        return out;
-      }
-      case 'Page.frameDetached':
-        return [...this.#destroyFrameContexts(sessionId, state, params.frameId as string), raw];
-      case 'Page.frameAttached':
-      case 'Page.frameStartedNavigating':
-      case 'Inspector.workerScriptLoaded':
-      case 'Inspector.targetReloadedAfterCrash':
-        this.#requestSync(sessionId, state);
-        return null;
-      case 'Page.lifecycleEvent':
-        if (SYNC_ON_LIFECYCLE.has(params.name as string)) this.#requestSync(sessionId, state);
-        return null;
-      case 'Inspector.targetCrashed':
-        // A crash takes an open dialog with it, without its closed event.
-        state.contexts.clear();
-        state.dialogOpen = false;
-        return null;
-      case 'Page.javascriptDialogOpening':
-        state.dialogOpen = true;
-        for (const waiter of state.waiters.splice(0)) waiter.resolve();
-        return null;
-      case 'Page.javascriptDialogClosed':
-        state.dialogOpen = false;
-        return null;
-    }
-    return null;
-  }
-
-  #destroyFrameContexts(sessionId: string, state: SessionState, frameId: string): string[] {
-    const out: string[] = [];
-    for (const [id, frame] of state.contexts) {
-      if (frame !== frameId) continue;
-      state.contexts.delete(id);
-      out.push(this.#destroyed(sessionId, id));
-    }
-    return out;
-  }
-
-  #destroyed(sessionId: string, executionContextId: number): string {
-    this.counters.contextsDestroyed++;
-    return JSON.stringify({ method: 'Runtime.executionContextDestroyed', params: { executionContextId, executionContextUniqueId: '' }, sessionId });
+    const outcome = contextEvent(this.counters, sessionId, state, raw, message);
+    if (outcome.sync) this.#requestSync(sessionId, state);
+    return outcome.deliver;
   }
 
   #requestSync(sessionId: string, state: SessionState): void {
@@ -349,7 +289,7 @@ export class QuietRuntime {
     const { seen, pass, calls } = state.sync;
     const out: string[] = [];
     // A context the enable did not report is gone (its frame navigated or detached while the domain was off).
-    if (!message.error) for (const contextId of [...state.contexts.keys()]) if (!seen.has(contextId)) (state.contexts.delete(contextId), out.push(this.#destroyed(sessionId, contextId)));
+    if (!message.error) for (const contextId of [...state.contexts.keys()]) if (!seen.has(contextId)) (state.contexts.delete(contextId), out.push(destroyedEvent(this.counters, sessionId, contextId)));
     for (const enableId of state.enables.splice(0)) out.push(JSON.stringify(message.error ? { id: enableId, error: message.error, sessionId } : { id: enableId, result: {}, sessionId }));
     const step = message.error ? 'end' : nextStep(state);
     if (step === 'end') return this.#endSync(sessionId, state, out);
