@@ -43,12 +43,30 @@ function wrapper(onElement: boolean, text: string): string {
   // so that V8 infers no name for it (in `const value = async () => …`, even in an array
   // or after a comma, the function is named "value" in a stack). `await 0` defers without
   // the page's Promise or then, which a page can replace.
+  // A page whose Object.prototype has a `then` (which never calls back, to break
+  // drivers) would hang every `await` of a plain object and every return of one
+  // from an async function: the answer is returned without a prototype, and a
+  // result is awaited only when its `then` is not the one every plain object
+  // inherits (the same as `await` on a page without one).
   return `(${params}) => (async () => { await 0; const value = ((text) => text)((0, (${text}
 )));
 const isFunction = typeof value === "function";
-const result = await (isFunction ? value(${onElement ? 'element' : ''}) : value);
-return { result, isFunction };
+const returned = isFunction ? value(${onElement ? 'element' : ''}) : value;
+const result = returned !== null && (typeof returned === "object" || typeof returned === "function") && returned.then !== ({}).then ? await returned : returned;
+return { __proto__: null, result, isFunction };
 })()`;
+}
+
+/**
+ * Calls UtilityScript.evaluate with the wrapper in place of Playwright's. A
+ * result by value is serialized here rather than by UtilityScript, whose async
+ * answer is a plain object, so that a page's `Object.prototype.then` cannot
+ * hold it either (CDP awaits the returned promise without `then`).
+ */
+function utilityCall(wrapperSource: string): string {
+  return `(utilityScript, ...args) => { args[3] = ${wrapperSource}; if (args[1] !== true || typeof utilityScript.jsonValue !== "function") return utilityScript.evaluate(...args);
+const serialize = args[2]; args[1] = false; const pending = utilityScript.evaluate(...args);
+return (async () => { const value = await pending; let json; try { json = utilityScript.jsonValue(true, value, serialize); } catch { json = undefined; } return json !== null && typeof json === "object" ? { __proto__: null, ...json } : json; })(); }`;
 }
 
 // The user's page function at the top of the source (evaluated before the call: a function
@@ -94,6 +112,6 @@ export function cleanUserEvaluate(text: string, sources: readonly string[] = [])
   if (typeof count !== 'number' || count < 1) return undefined;
   const userText = params.arguments[5 + count]?.value;
   if (typeof userText !== 'string' || !parses(`(${userText})`)) return undefined;
-  params.functionDeclaration = `(utilityScript, ...args) => { args[3] = ${wrapper(!!shape[1], userText)}; return utilityScript.evaluate(...args); }`;
+  params.functionDeclaration = utilityCall(wrapper(!!shape[1], userText));
   return JSON.stringify(message);
 }
