@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { useTempDir } from './helpers/fixtures.ts';
-import { servePage, type Site } from './helpers/site.ts';
-import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { test } from 'node:test';
+import { usePageSuite } from './helpers/page-suite.ts';
+import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 // A page that wraps document.getElementById reads who called it in
@@ -32,17 +31,8 @@ const CALLS: Record<string, unknown>[] = [
   { function: '(1), (2)' },
 ];
 
-let site: Site;
-const servers: Connected[] = [];
-const dirs = useTempDir('spm-evaluate-stack-');
-
-before(async () => {
-  site = await servePage(PAGE);
-});
-after(async () => {
-  await closeAll(servers);
-  await site?.close();
-});
+const page = usePageSuite('spm-evaluate-stack-', PAGE);
+const { servers, dirs } = page;
 
 type Call = (name: string, args?: Record<string, unknown>) => Promise<string>;
 
@@ -50,7 +40,7 @@ type Call = (name: string, args?: Record<string, unknown>) => Promise<string>;
 async function onProbePage(server: Connected, steps: (call: Call) => Promise<string[]>) {
   servers.push(server);
   const call: Call = async (name, args = {}) => textOf(await server.client.callTool({ name, arguments: args }));
-  await call('browser_navigate', { url: site.url });
+  await call('browser_navigate', { url: page.site.url });
   const results = (await steps(call)).map((text) => text.split('### Ran')[0]);
   await call('browser_wait_for', { time: 0.2 });
   const callers = (await call('browser_snapshot')).match(/callers: ([^\n]*)/)?.[1] ?? '';

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { useTempDir } from './helpers/fixtures.ts';
-import { servePage, type Site } from './helpers/site.ts';
-import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { test } from 'node:test';
+import { usePageSuite } from './helpers/page-suite.ts';
+import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 // A page that wraps its own addEventListener and getBoundingClientRect sees
@@ -21,24 +20,15 @@ Element.prototype.getBoundingClientRect = function () { seen.push('getBoundingCl
 setInterval(() => (document.getElementById('seen').textContent = 'seen: ' + (seen.join(',') || 'nothing')), 10);
 </script>`;
 
-let site: Site;
-const servers: Connected[] = [];
-const dirs = useTempDir('spm-main-world-');
-
-before(async () => {
-  site = await servePage(PAGE);
-});
-after(async () => {
-  await closeAll(servers);
-  await site?.close();
-});
+const page = usePageSuite('spm-main-world-', PAGE);
+const { servers, dirs } = page;
 
 const code = (text: string) => text.match(/### Ran Playwright code\n```js\n([\s\S]*?)\n```/)?.[1];
 
 async function drive(server: Connected) {
   servers.push(server);
   const call = async (name: string, args: Record<string, unknown> = {}) => textOf(await server.client.callTool({ name, arguments: args }));
-  await call('browser_navigate', { url: site.url });
+  await call('browser_navigate', { url: page.site.url });
   const snap = await call('browser_snapshot');
   const ref = (role: string) => snap.match(new RegExp(`${role} "[^"]*" \\[ref=(\\w+)\\]`))![1]!;
   const clicked = await call('browser_click', { target: ref('button'), element: 'Press' });

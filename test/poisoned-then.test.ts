@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { useTempDir } from './helpers/fixtures.ts';
-import { servePage, type Site } from './helpers/site.ts';
-import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { test } from 'node:test';
+import { usePageSuite } from './helpers/page-suite.ts';
+import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 // A page written to break drivers gives every object a `then` that never calls
@@ -29,22 +28,13 @@ const CALLS: Record<string, unknown>[] = [
   { function: '() => { throw new RangeError("out of range") }' },
 ];
 
-let site: Site;
-const servers: Connected[] = [];
-const dirs = useTempDir('spm-poisoned-then-');
-
-before(async () => {
-  site = await servePage(PAGE);
-});
-after(async () => {
-  await closeAll(servers);
-  await site?.close();
-});
+const page = usePageSuite('spm-poisoned-then-', PAGE);
+const { servers, dirs } = page;
 
 /** Each call's answer up to its code block (an error's first line only: its stack names other frames on each side). */
 async function evaluations(server: Connected, query: string): Promise<string[]> {
   servers.push(server);
-  await server.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/${query}` } });
+  await server.client.callTool({ name: 'browser_navigate', arguments: { url: `${page.site.url}/${query}` } });
   const ref = textOf(await server.client.callTool({ name: 'browser_snapshot', arguments: {} })).match(/textbox "Name" \[ref=(\w+)\]/)?.[1];
   const answers: string[] = [];
   for (const args of [...CALLS, { element: 'Name', target: ref, function: '(e) => e.value + "!"' }]) {
@@ -60,7 +50,7 @@ test('a page whose Object.prototype has a then that never calls back: browser_ev
   const ours = await connect(testEnv(path.join(dirs.path, 'ours')));
   assert.deepEqual(await evaluations(ours, '?plain'), theirs, 'on the plain page ours reads as the upstream');
   // What the upstream does on the poisoned page, for the report: one call, given 5 s.
-  await upstream.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/?poisoned` } });
+  await upstream.client.callTool({ name: 'browser_navigate', arguments: { url: `${page.site.url}/?poisoned` } });
   const started = performance.now();
   const outcome = await upstream.client.callTool({ name: 'browser_evaluate', arguments: { function: '() => 1' } }, undefined, { timeout: 5000 }).then(
     (result) => `answered: ${textOf(result).split('\n').slice(0, 2).join(' ')}`,

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { useTempDir } from './helpers/fixtures.ts';
-import { servePage, type Site } from './helpers/site.ts';
-import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { test } from 'node:test';
+import { usePageSuite } from './helpers/page-suite.ts';
+import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 // A page gains user activation from input (keydown, mousedown, pointerup...),
@@ -25,23 +24,14 @@ setInterval(() => {
 }, 5);
 </script>`;
 
-let site: Site;
-const servers: Connected[] = [];
-const dirs = useTempDir('spm-activation-');
-
-before(async () => {
-  site = await servePage(PAGE);
-});
-after(async () => {
-  await closeAll(servers);
-  await site?.close();
-});
+const page = usePageSuite('spm-activation-', PAGE);
+const { servers, dirs } = page;
 
 async function drive(server: Connected): Promise<{ idle: string[]; clicked: string[]; popupOpened: string }> {
   servers.push(server);
   const call = async (name: string, args: Record<string, unknown> = {}) => textOf(await server.client.callTool({ name, arguments: args }));
   const seen = async () => (await call('browser_snapshot')).match(/paragraph[^:\n]*: (.*)/)![1]!.split('; ');
-  await call('browser_navigate', { url: site.url });
+  await call('browser_navigate', { url: page.site.url });
   await call('browser_snapshot');
   await call('browser_tabs', { action: 'list' });
   await call('browser_console_messages');
