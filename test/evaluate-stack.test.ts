@@ -32,7 +32,7 @@ const CALLS: Record<string, unknown>[] = [
 ];
 
 const page = usePageSuite('spm-evaluate-stack-', PAGE);
-const { servers, dirs } = page;
+const { servers, output: dirs } = page;
 
 type Call = (name: string, args?: Record<string, unknown>) => Promise<string>;
 

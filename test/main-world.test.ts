@@ -21,7 +21,7 @@ setInterval(() => (document.getElementById('seen').textContent = 'seen: ' + (see
 </script>`;
 
 const page = usePageSuite('spm-main-world-', PAGE);
-const { servers, dirs } = page;
+const { servers, output: dirs } = page;
 
 const code = (text: string) => text.match(/### Ran Playwright code\n```js\n([\s\S]*?)\n```/)?.[1];
 

@@ -29,7 +29,7 @@ const CALLS: Record<string, unknown>[] = [
 ];
 
 const page = usePageSuite('spm-poisoned-then-', PAGE);
-const { servers, dirs } = page;
+const { servers, output: dirs } = page;
 
 /** Each call's answer up to its code block (an error's first line only: its stack names other frames on each side). */
 async function evaluations(server: Connected, query: string): Promise<string[]> {

@@ -25,7 +25,7 @@ setInterval(() => {
 </script>`;
 
 const page = usePageSuite('spm-activation-', PAGE);
-const { servers, dirs } = page;
+const { servers, output: dirs } = page;
 
 async function drive(server: Connected): Promise<{ idle: string[]; clicked: string[]; popupOpened: string }> {
   servers.push(server);

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { after, before } from 'node:test';
-import { useTempDir } from './fixtures.ts';
+import { useSiteSuite, type SiteSuite } from './page-suite.ts';
 import { startHostileSite, type HostileSite } from './hostile-site.ts';
 import { closeAll, connect, testEnv, textOf, type Connected } from './server.ts';
 import { connectUpstream } from './upstream-cli.ts';
@@ -88,33 +87,11 @@ export async function ownSession(t: { after(fn: () => Promise<void>): void }, se
   return server;
 }
 
-/** What a describe block of hostile-page tests shares: the site (started before its tests), the sessions (all closed after) and an output dir. */
-export interface HostileSuite {
-  readonly output: { readonly path: string };
-  readonly servers: Connected[];
-  readonly site: HostileSite;
-}
+/** What a describe block of hostile-page tests shares: the hostile site, the sessions and an output dir. */
+export type HostileSuite = SiteSuite<HostileSite>;
 
 /** Call in a describe block's body. */
-export function useHostileSuite(prefix: string): HostileSuite {
-  let site: HostileSite | undefined;
-  const suite = {
-    output: useTempDir(prefix),
-    servers: [] as Connected[],
-    get site(): HostileSite {
-      if (!site) throw new Error('the hostile site is not started (use the suite inside its tests)');
-      return site;
-    },
-  };
-  before(async () => {
-    site = await startHostileSite();
-  });
-  after(async () => {
-    await closeAll(suite.servers);
-    await site?.close();
-  });
-  return suite;
-}
+export const useHostileSuite = (prefix: string): HostileSuite => useSiteSuite(prefix, startHostileSite);
 
 /** The upstream CLI and a session of ours with its default settings (plus `oursArgs`), started together and closed with the suite: the side-by-side of one test. */
 export async function upstreamAndOurs(suite: HostileSuite, oursArgs: string[] = []): Promise<{ upstream: Connected; ours: Connected }> {

@@ -3,26 +3,26 @@ import { useTempDir } from './fixtures.ts';
 import { servePage, type Site } from './site.ts';
 import { closeAll, type Connected } from './server.ts';
 
-/** What a test file about one page shares: the page served (from before its tests), the sessions it opened (all closed after) and a temp dir. */
-export interface PageSuite {
-  readonly site: Site;
+/** What the tests of one served site share: the site (started before them), the sessions they opened (all closed after) and an output dir. */
+export interface SiteSuite<S> {
+  readonly output: { readonly path: string };
   readonly servers: Connected[];
-  readonly dirs: { readonly path: string };
+  readonly site: S;
 }
 
-/** Call at a test file's top level (or a describe block's body). */
-export function usePageSuite(prefix: string, html: string): PageSuite {
-  let site: Site | undefined;
+/** Call at a test file's top level or in a describe block's body. */
+export function useSiteSuite<S extends { close(): Promise<void> }>(prefix: string, start: () => Promise<S>): SiteSuite<S> {
+  let site: S | undefined;
   const suite = {
-    dirs: useTempDir(prefix),
+    output: useTempDir(prefix),
     servers: [] as Connected[],
-    get site(): Site {
-      if (!site) throw new Error('the page is not served yet (use the suite inside its tests)');
+    get site(): S {
+      if (!site) throw new Error('the site is not started yet (use the suite inside its tests)');
       return site;
     },
   };
   before(async () => {
-    site = await servePage(html);
+    site = await start();
   });
   after(async () => {
     await closeAll(suite.servers);
@@ -30,3 +30,6 @@ export function usePageSuite(prefix: string, html: string): PageSuite {
   });
   return suite;
 }
+
+/** One page served at every path. */
+export const usePageSuite = (prefix: string, html: string): SiteSuite<Site> => useSiteSuite(prefix, () => servePage(html));
