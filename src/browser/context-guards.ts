@@ -10,7 +10,7 @@ import { guardPages } from './page-guard.ts';
 import { PasskeyGuard } from './passkey-guard.ts';
 import { pointerLockNote, watchPointerLocks } from './pointer-lock.ts';
 import { cancelPrintPreviews, printNote, type PrintPreviewWatch } from './print-preview.ts';
-import type { StopScripts } from './script-stop.ts';
+import type { ScriptStops } from './script-stop.ts';
 import { settleOutsidePages } from './settle-wait.ts';
 
 export interface GuardLimits {
@@ -33,6 +33,7 @@ export class ContextGuards {
   #printPreviews: PrintPreviewWatch | undefined;
   #tabsClosed = 0;
   #openersStopped = false;
+  #openersEnded: string[] = [];
   #printsCancelled = 0;
   #pointerLocksReleased = 0;
   #pointersHeld = 0;
@@ -50,8 +51,8 @@ export class ContextGuards {
     watchHeldPointer(context, () => this.#pointersHeld++);
   }
 
-  /** A browser this server launched, all guards; `stopScripts` stops a popup flood at its source (page-guard.ts). */
-  guardLaunched(browser: Browser, context: BrowserContext, stopScripts?: StopScripts): void {
+  /** A browser this server launched, all guards; `stops` end a popup flood at its source (page-guard.ts). */
+  guardLaunched(browser: Browser, context: BrowserContext, stops?: ScriptStops): void {
     const limits = this.#limits;
     this.guardAttached(context);
     settleOutsidePages();
@@ -60,7 +61,7 @@ export class ContextGuards {
     guardDownloads(context, limits.maxDownloadBytes, (stopped) =>
       this.#notes.push(`Note: the download of ${stopped.url} was stopped at ${stopped.bytes} bytes: it grew past --max-download-bytes (${limits.maxDownloadBytes}).`),
     );
-    guardPages(context, limits.maxPages, () => this.#tabsClosed++, stopScripts && { stopScripts, onStopped: () => (this.#openersStopped = true) });
+    guardPages(context, limits.maxPages, () => this.#tabsClosed++, stops && { stops, onStopped: () => (this.#openersStopped = true), onOpenerEnded: (url) => this.#openersEnded.push(url) });
     this.#printPreviews = limits.headed ? cancelPrintPreviews(browser, () => this.#printsCancelled++, this.#log) : undefined;
     watchForHangCheck(context);
     this.#passkeys = new PasskeyGuard(context);
@@ -81,6 +82,7 @@ export class ContextGuards {
     if (this.#tabsClosed) this.#notes.push(`Note: a page tried to open more tabs than --max-pages (${this.#limits.maxPages}); ${this.#tabsClosed} were closed as they opened${this.#openersStopped ? ', and the script opening them was stopped' : ''}.`);
     this.#tabsClosed = 0;
     this.#openersStopped = false;
+    for (const url of this.#openersEnded.splice(0)) this.#notes.push(`Note: ${url} went on opening tabs after its script was stopped (a loop of window.open calls, which V8 does not stop), so its renderer was ended: that tab reads as crashed, and the tabs it had opened in the same renderer were closed. Navigate to load a page again.`);
     if (this.#printsCancelled) this.#notes.push(printNote(this.#printsCancelled));
     this.#printsCancelled = 0;
     if (this.#pointerLocksReleased) this.#notes.push(pointerLockNote(this.#pointerLocksReleased));

@@ -4,7 +4,7 @@ import { withDeadline } from './deadline.ts';
 import { navigationWaitingFor, watchNavigations } from './waiting-navigations.ts';
 import { makeCurrentTab, openDialogOf, watchDialogs } from './open-dialogs.ts';
 import { watchRenderers } from './renderer-activity.ts';
-import { learnTargetId, targetIdOf, type StopScripts } from './script-stop.ts';
+import { learnTargetId, targetIdOf, type ScriptStops } from './script-stop.ts';
 
 const PROBE_MS = 1000;
 // Chromium gives a stuck renderer's unload 500 ms, then closes its page anyway
@@ -92,7 +92,7 @@ export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], rootless: [],
  * A blank page is opened when no page would be left, so the upstream always
  * has a tab to go on with once the hung ones are gone.
  */
-export async function closeUnresponsivePages(context: BrowserContext, options: { probeMs?: number; stopScripts?: StopScripts } = {}): Promise<HungPages> {
+export async function closeUnresponsivePages(context: BrowserContext, options: { probeMs?: number; stops?: ScriptStops } = {}): Promise<HungPages> {
   const probeMs = options.probeMs ?? PROBE_MS;
   const pages = context.pages().filter((page) => !page.isClosed());
   // A page already asked to close (by an earlier check, or as a popup past
@@ -120,8 +120,8 @@ export async function closeUnresponsivePages(context: BrowserContext, options: {
   const urls = new Map([...already, ...hung].map((page) => [page, page.url()]));
   // A script that never yields goes on while its page closes (Chromium waits for its unload, and a
   // renderer lives on while any of its pages does): one opening popups in a loop opens more meanwhile.
-  const stopScripts = options.stopScripts;
-  if (stopScripts && hung.length) stopScripts(new Set((await Promise.all(hung.map((page) => targetIdOf(context, page, probeMs)))).filter((id) => id !== undefined)));
+  const stops = options.stops;
+  if (stops && hung.length) stops.stop(new Set((await Promise.all(hung.map((page) => targetIdOf(context, page, probeMs)))).filter((id) => id !== undefined)));
   await withDeadline(Promise.all(hung.map((page) => askClose(page, 'unresponsive'))), CLOSE_MS);
   const closing = [...already, ...hung].filter((page) => !page.isClosed());
   if (hung.length && context.pages().every((page) => closeAskedFor(page))) {

@@ -1,8 +1,13 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
 
-/** Stops the script each target's renderer runs (the quiet runtime's shim does, on Playwright's own sessions). */
-export type StopScripts = (targetIds: ReadonlySet<string>) => void;
+/** What the quiet runtime's shim does to a page's renderer on Playwright's own DevTools sessions. */
+export interface ScriptStops {
+  /** Stops the script each target's renderer runs. */
+  stop(targetIds: ReadonlySet<string>): void;
+  /** Ends each target's renderer (it crashes, with every page it runs): for a script V8 does not stop. */
+  crash(targetIds: ReadonlySet<string>): void;
+}
 
 const targetIds = new WeakMap<Page, Promise<string | undefined>>();
 

@@ -4,7 +4,7 @@ import { metrics } from '../metrics/metrics.ts';
 import { setUpConsoleFallback } from './console-fallback.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
 import { closeUnresponsivePages, NO_HUNG_PAGES, type HungPages } from './hang-recovery.ts';
-import type { StopScripts } from './script-stop.ts';
+import type { ScriptStops } from './script-stop.ts';
 import { ContextGuards } from './context-guards.ts';
 import { withDeadline } from './deadline.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
@@ -237,7 +237,7 @@ export class SessionBrowser {
     if (this.#quiet && quiet?.console) flushConsoleBeforeReads(context, this.#quiet);
     const quietNow = this.#quiet;
     if (this.#plan.consoleFallback) this.#consoleFallbackActive = await setUpConsoleFallback(browser, context, { executablePath, cacheDir: this.#plan.binary.cacheDir, flush: quietNow && (() => quietNow.flush()), log: this.#log });
-    this.#guards.guardLaunched(browser, context, this.#stopScripts());
+    this.#guards.guardLaunched(browser, context, this.#scriptStops());
     // The context is the upstream's whole world: when it goes, the browser goes.
     context.on('close', () => void browser.close().catch(() => {}));
     // Before the upstream gets the context, so it never sees that page before asking for one.
@@ -259,13 +259,13 @@ export class SessionBrowser {
   /** Closes pages whose renderer hangs (no answer within probeMs) and names pages no snapshot can settle on. Nothing when no browser runs. */
   async closeHungPages(probeMs?: number): Promise<HungPages> {
     const context = await this.runningContext();
-    return context ? closeUnresponsivePages(context, { probeMs, stopScripts: this.#stopScripts() }) : NO_HUNG_PAGES;
+    return context ? closeUnresponsivePages(context, { probeMs, stops: this.#scriptStops() }) : NO_HUNG_PAGES;
   }
 
-  /** With the quiet runtime, its shim stops a page's script on Playwright's own DevTools session. */
-  #stopScripts(): StopScripts | undefined {
+  /** With the quiet runtime, its shim stops a page's script (or crashes its renderer) on Playwright's own DevTools session. */
+  #scriptStops(): ScriptStops | undefined {
     const quiet = this.#quiet;
-    return quiet && ((targetIds) => quiet.stopScripts(targetIds));
+    return quiet && { stop: (targetIds) => quiet.stopScripts(targetIds), crash: (targetIds) => quiet.crashRenderers(targetIds) };
   }
 
   /** The context of the browser running now, if one runs. */

@@ -123,9 +123,20 @@ export class QuietRuntime {
    * a lookup or a probe opens are queued behind the loop.
    */
   stopScripts(targetIds: ReadonlySet<string>): void {
-    const commands = [...this.#sessions]
-      .filter(([, state]) => state.quiet && state.targetId !== undefined && targetIds.has(state.targetId))
-      .flatMap(([sessionId]) => [this.#own.command(sessionId, 'Runtime.terminateExecution').text, this.#own.command(sessionId, 'Runtime.evaluate', { expression: '0', silent: true }).text]);
+    this.#sendToTargets(targetIds, (sessionId) => [this.#own.command(sessionId, 'Runtime.terminateExecution').text, this.#own.command(sessionId, 'Runtime.evaluate', { expression: '0', silent: true }).text]);
+  }
+
+  /**
+   * Crashes each target's renderer (Page.crash, which the renderer runs on its
+   * IO thread whatever its main thread does), on Playwright's own session for
+   * the same reason as stopScripts. Every page of that renderer crashes.
+   */
+  crashRenderers(targetIds: ReadonlySet<string>): void {
+    this.#sendToTargets(targetIds, (sessionId) => [this.#own.command(sessionId, 'Page.crash').text]);
+  }
+
+  #sendToTargets(targetIds: ReadonlySet<string>, commandsFor: (sessionId: string) => string[]): void {
+    const commands = [...this.#sessions].filter(([, state]) => state.quiet && state.targetId !== undefined && targetIds.has(state.targetId)).flatMap(([sessionId]) => commandsFor(sessionId));
     if (commands.length) this.#toBrowser(commands.join('\0'));
   }
 

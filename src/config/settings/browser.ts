@@ -102,7 +102,7 @@ export const browserSettings = {
     env: 'STEALTH_PLAYWRIGHT_MCP_MAX_PAGES',
     kind: integer(1, 10_000),
     default: '100',
-    help: 'A session keeps at most this many tabs: a page that opens more (a popup flood) has the extra ones closed, the script opening them stopped (with the quiet runtime), and the next tool result says so',
+    help: 'A session keeps at most this many tabs: a page that opens more (a popup flood) has the extra ones closed, the script opening them stopped (with the quiet runtime; a loop V8 does not stop has its renderer ended), and the next tool result says so',
     section: 'browser',
   }),
   humanize: setting({
