@@ -44,10 +44,12 @@ export function guardPages(context: BrowserContext, maxPages: number, onClosed: 
   // tab list) until their close event, and count until then: the hang check
   // may close a flooding page's popups while its loop still opens more.
   const open = () => context.pages().filter((page) => !page.isClosed()).length;
+  // When an opener's renderer was last ended in this context.
+  let lastEndAt = -Infinity;
   context.on('page', async (page) => {
     const count = open();
     const opener = await page.opener().catch(() => null);
-    if (opener) popupsOf(opener).add(page);
+    if (opener) addPopup(opener, page);
     // Asked for by a renderer this guard ended: the flood's last windows, which
     // never get a page to answer (no URL, and no opener once the renderer died).
     if (opener ? ended.has(opener) : page.url() === '' && performance.now() - lastEndAt < REMNANTS_MS) return void closeExcess(page);
@@ -62,7 +64,7 @@ export function guardPages(context: BrowserContext, maxPages: number, onClosed: 
     if (since === undefined || performance.now() - since < STOP_GRACE_MS) return void stopOpener(context, opener, stop);
     const late = (lateAfterStop.get(opener) ?? 0) + 1;
     lateAfterStop.set(opener, late);
-    if (late >= LATE_POPUPS) void endOpener(context, opener, stop, closeExcess);
+    if (late >= LATE_POPUPS) void endOpener(context, opener, stop, closeExcess).then((done) => done && (lastEndAt = performance.now()));
   });
 
   function closeExcess(page: Page): void {
@@ -79,14 +81,14 @@ const lateAfterStop = new WeakMap<Page, number>();
 const stopping = new WeakSet<Page>();
 /** Openers whose renderer was ended. */
 const ended = new WeakSet<Page>();
-/** When the last opener's renderer was ended. */
-let lastEndAt = -Infinity;
+/** Each opener's popups still open. */
 const popups = new WeakMap<Page, Set<Page>>();
 
-function popupsOf(opener: Page): Set<Page> {
+function addPopup(opener: Page, popup: Page): void {
   let set = popups.get(opener);
   if (!set) popups.set(opener, (set = new Set()));
-  return set;
+  set.add(popup);
+  popup.once('close', () => set.delete(popup));
 }
 
 async function stopOpener(context: BrowserContext, opener: Page, stop: FloodStop): Promise<void> {
@@ -108,13 +110,13 @@ async function stopOpener(context: BrowserContext, opener: Page, stop: FloodStop
 // popups are closed, those of other sites too (and any still to come): windows
 // a dead renderer asked for never get a page to answer, and would stall any
 // call that met one.
-async function endOpener(context: BrowserContext, opener: Page, stop: FloodStop, closeExcess: (page: Page) => void): Promise<void> {
-  if (opener.isClosed() || ended.has(opener) || closeAskedFor(opener)) return;
+async function endOpener(context: BrowserContext, opener: Page, stop: FloodStop, closeExcess: (page: Page) => void): Promise<boolean> {
+  if (opener.isClosed() || ended.has(opener) || closeAskedFor(opener)) return false;
   const targetId = await targetIdOf(context, opener, LOOKUP_MS);
-  if (!targetId || opener.isClosed() || ended.has(opener)) return;
+  if (!targetId || opener.isClosed() || ended.has(opener)) return false;
   ended.add(opener);
-  lastEndAt = performance.now();
   stop.stops.crash(new Set([targetId]));
-  for (const popup of popupsOf(opener)) if (!popup.isClosed() && !closeAskedFor(popup)) closeExcess(popup);
+  for (const popup of popups.get(opener) ?? []) if (!popup.isClosed() && !closeAskedFor(popup)) closeExcess(popup);
   stop.onOpenerEnded(opener.url());
+  return true;
 }
