@@ -5,7 +5,8 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
 import { commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
-import { connect, localInfo, runToEnd, serverCommand, testEnv, type Connected } from './helpers/server.ts';
+import { startHttpProxy } from './helpers/proxies.ts';
+import { connect, localInfo, runToEnd, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
 
 // Over stdio a start with the same settings as the last one starts Chromium
 // before playwright-core loads, from the command line Playwright used then;
@@ -13,7 +14,7 @@ import { connect, localInfo, runToEnd, serverCommand, testEnv, type Connected } 
 // (switches, environment, their session's seed), nothing stray, and a launch
 // that changed since is launched as asked.
 
-type Report = { state: string; why?: string };
+type Report = { state: string; why?: string; firstPage?: { state: string; why?: string } };
 
 async function startedAhead(server: Connected): Promise<{ report: Report; seed: number; running: boolean }> {
   const info = await localInfo(server.client);
@@ -28,6 +29,17 @@ function browserRoots(server: Connected): number[] {
 async function oneBrowser(server: Connected): Promise<number> {
   assert.ok(await waitFor(() => browserRoots(server).length === 1, 15_000), `one browser: ${browserRoots(server).map(commandLine).join('\n')}`);
   return browserRoots(server)[0]!;
+}
+
+/** Where the first page's target, opened ahead, went once Playwright asked for its first page. */
+async function firstPage(server: Connected): Promise<{ state: string; why?: string } | undefined> {
+  const deadline = Date.now() + 15_000;
+  let report = (await startedAhead(server)).report.firstPage;
+  while (report?.state === 'opening' && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    report = (await startedAhead(server)).report.firstPage;
+  }
+  return report;
 }
 
 async function waitRunning(server: Connected): Promise<void> {
@@ -76,9 +88,12 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
       assert.equal(stable(line), stable(firstLine), 'the same switches as a launch by Playwright');
       assert.ok(line.includes(`--fingerprint=${facts.seed}`), `the browser carries the session's seed ${facts.seed}: ${line}`);
       seeds.add(facts.seed);
+      assert.deepEqual(await firstPage(second), { state: 'handed over' }, 'its first page was opened ahead too');
       const nav = await second.client.callTool({ name: 'browser_navigate', arguments: { url: 'data:text/html,<title>ahead</title><h1>started ahead</h1>' } });
       assert.ok(!nav.isError, JSON.stringify(nav));
       assert.match(JSON.stringify(nav), /started ahead/);
+      const after = await second.client.callTool({ name: 'browser_tabs', arguments: { action: 'list' } });
+      assert.equal(textOf(after).match(/^- \d+:/gm)?.length, 1, `one tab: ${textOf(after)}`);
       await stop(second);
       assert.ok(await waitFor(() => !isAlive(root), 5000), 'the browser ends with the server');
       assert.deepEqual(profilesIn(tmp.path), [], 'its profile is gone when the server has exited');
@@ -163,6 +178,28 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
       for (const name of fs.readdirSync(dir)) assert.ok(!fs.readFileSync(path.join(dir, name), 'utf8').includes('not-on-disk'), `${name} holds the proxy password`);
     } finally {
       refuser.close();
+    }
+  });
+
+  test('a context of its own (a proxy in the config\'s contextOptions): the page opened ahead is not used, and the session\'s page goes through that proxy', async () => {
+    const proxy = await startHttpProxy('ctx', 'ctx-secret');
+    const config = path.join(cache.path, 'context-proxy.json');
+    fs.writeFileSync(config, JSON.stringify({ browser: { contextOptions: { proxy: { server: `http://127.0.0.1:${proxy.port}`, username: 'ctx', password: 'ctx-secret' } } } }));
+    try {
+      await stop(await connect(env(), ['--config', config]));
+      const server = await connect(env(), ['--config', config]);
+      await waitRunning(server);
+      assert.equal((await startedAhead(server)).report.state, 'adopted');
+      const page = await firstPage(server);
+      assert.equal(page?.state, 'not used', JSON.stringify(page));
+      assert.match(page?.why ?? '', /createTarget/);
+      const nav = await server.client.callTool({ name: 'browser_navigate', arguments: { url: 'http://spm-context-proxy.invalid/' } });
+      assert.ok(proxy.seen.some((target) => target.startsWith('spm-context-proxy.invalid')), `the navigate went through the context's proxy: ${proxy.seen} ${textOf(nav).slice(0, 300)}`);
+      const tabs = await server.client.callTool({ name: 'browser_tabs', arguments: { action: 'list' } });
+      assert.equal(textOf(tabs).match(/^- \d+:/gm)?.length, 1, `one tab: ${textOf(tabs)}`);
+      await stop(server);
+    } finally {
+      await proxy.close();
     }
   });
 

@@ -7,6 +7,7 @@ import type { Logger } from '../../log.ts';
 import { provideBrowserProcess, startBrowserProcess, type BrowserStart } from '../browser-spawn.ts';
 import { mergeFeatureSwitchesAtSpawn } from '../chromium-features.ts';
 import { PACKAGE_VERSION } from '../../package-info.ts';
+import { openTargetAhead, type TargetAheadReport } from './target-ahead.ts';
 import { fillRecipe, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, sameLaunch, throwawayProfileOf, toRecipe, writeRecipe, type SpawnRecipe } from './spawn-recipe.ts';
 
 // Over stdio the first tool call waits for Chromium's start (~200 ms), which
@@ -34,15 +35,26 @@ interface Ahead {
   profileDir: string;
 }
 
-export type SpawnAheadReport = { state: 'adopted' | 'off' | 'no recipe yet' | 'recorded' | 'discarded' | 'not recordable' | 'pending'; why?: string };
+export type SpawnAheadReport = { state: 'adopted' | 'off' | 'no recipe yet' | 'recorded' | 'discarded' | 'not recordable' | 'pending'; why?: string; firstPage?: TargetAheadReport };
 
 let run:
-  | { file: string; stored: SpawnRecipe | undefined; seed: number; marker: string | undefined; log: Logger; ahead?: Ahead; recorded: boolean; report: SpawnAheadReport }
+  | {
+      file: string;
+      stored: SpawnRecipe | undefined;
+      seed: number;
+      marker: string | undefined;
+      log: Logger;
+      ahead?: Ahead;
+      recorded: boolean;
+      report: SpawnAheadReport;
+      firstPage?: ReturnType<typeof openTargetAhead>;
+    }
   | undefined;
 
 /** What happened to this process's early start, for stealth_bridge_info. */
 export function spawnAheadReport(): SpawnAheadReport {
-  return run?.report ?? { state: 'off' };
+  if (!run) return { state: 'off' };
+  return run.report.state === 'adopted' && run.firstPage ? { ...run.report, firstPage: run.firstPage.report() } : run.report;
 }
 
 /**
@@ -73,6 +85,8 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   const child = startBrowserProcess(recipe.command, args, { detached: process.platform !== 'win32', env: process.env, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
   // Unclaimed, it must not keep this process alive; Playwright's own handles do once it is claimed.
   setRef(child, false);
+  // A launch of Playwright's that opens pages in contexts of its own (not a persistent profile's window).
+  if (args.includes('--no-startup-window') && args.includes('--remote-debugging-pipe')) run.firstPage = openTargetAhead(child);
   const ahead: Ahead = { command: recipe.command, args, child, profileDir };
   run.ahead = ahead;
   run.report = { state: 'pending' };
@@ -150,6 +164,7 @@ function answerLaunch(command: string, args: readonly string[], options: SpawnOp
       // The profile Playwright made for this launch stays empty: the adopted browser has its own.
       removeProfile(throwawayProfileOf(args));
       current.report = { state: 'adopted' };
+      current.firstPage?.adopted();
       current.log.debug('Playwright adopted the browser started ahead');
       return ahead.child;
     }
