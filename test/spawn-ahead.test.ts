@@ -42,6 +42,15 @@ async function firstPage(server: Connected): Promise<{ state: string; why?: stri
   return report;
 }
 
+/** Every page target in the browser, the ones Playwright never saw included (Target.getTargets over a page's CDP session). */
+async function pageTargets(server: Connected): Promise<number> {
+  const code = `async (page) => { const cdp = await page.context().newCDPSession(page); const { targetInfos } = await cdp.send('Target.getTargets'); await cdp.detach(); return targetInfos.filter((t) => t.type === 'page').length; }`;
+  const result = await server.client.callTool({ name: 'browser_run_code_unsafe', arguments: { code } });
+  const count = Number(/### Result\s+(\d+)/.exec(textOf(result))?.[1]);
+  assert.ok(Number.isInteger(count), textOf(result));
+  return count;
+}
+
 async function waitRunning(server: Connected): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (!(await startedAhead(server)).running && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
@@ -94,6 +103,7 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
       assert.match(JSON.stringify(nav), /started ahead/);
       const after = await second.client.callTool({ name: 'browser_tabs', arguments: { action: 'list' } });
       assert.equal(textOf(after).match(/^- \d+:/gm)?.length, 1, `one tab: ${textOf(after)}`);
+      assert.equal(await pageTargets(second), 1, 'no page target in the browser besides the tab');
       await stop(second);
       assert.ok(await waitFor(() => !isAlive(root), 5000), 'the browser ends with the server');
       assert.deepEqual(profilesIn(tmp.path), [], 'its profile is gone when the server has exited');
@@ -197,6 +207,7 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
       assert.ok(proxy.seen.some((target) => target.startsWith('spm-context-proxy.invalid')), `the navigate went through the context's proxy: ${proxy.seen} ${textOf(nav).slice(0, 300)}`);
       const tabs = await server.client.callTool({ name: 'browser_tabs', arguments: { action: 'list' } });
       assert.equal(textOf(tabs).match(/^- \d+:/gm)?.length, 1, `one tab: ${textOf(tabs)}`);
+      assert.equal(await pageTargets(server), 1, 'the target opened ahead is gone: the tab is the only page in the browser');
       await stop(server);
     } finally {
       await proxy.close();
