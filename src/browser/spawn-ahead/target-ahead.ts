@@ -85,6 +85,11 @@ export function openTargetAhead(child: ChildProcess): { report(): TargetAheadRep
   const giveUp = (why: string) => {
     if (settled()) return;
     report = { state: 'not used', why };
+    if (claim !== undefined) {
+      // Playwright's createTarget waited on ours: it goes to Chromium after all.
+      send(claim, 'Target.createTarget', { url: 'about:blank', browserContextId: contextId });
+      claim = undefined;
+    }
     // A context Playwright took is its own; only a target it never saw is closed.
     if (contextId !== undefined && !contextClaimed) {
       ownOpen.add(OWN_IDS.dispose);
@@ -121,15 +126,10 @@ export function openTargetAhead(child: ChildProcess): { report(): TargetAheadRep
         // Playwright's own createBrowserContext waited on ours, which failed: it goes to Chromium after all.
         if (contextWaiter !== undefined) send(contextWaiter, 'Target.createBrowserContext', CONTEXT);
       }
-      contextWaiter = undefined;
+      if (message.id === OWN_IDS.context) contextWaiter = undefined;
       if (message.id === OWN_IDS.target && !message.error) targetId = String(message.result?.targetId);
       if (message.error && message.id !== OWN_IDS.dispose) {
         failed = true;
-        if (claim !== undefined) {
-          // Playwright's createTarget waited on ours, which failed: it goes to Chromium after all.
-          send(claim, 'Target.createTarget', { url: 'about:blank', browserContextId: contextId });
-          claim = undefined;
-        }
         giveUp('Chromium could not open it');
       }
       handOver();
