@@ -53,6 +53,10 @@ export function interposePipe(child: ChildProcess, handlers: (ends: PipeEnds) =>
   fromChromium.on('error', (error) => driverSide.destroy(error));
   toChromium.on('error', (error) => commandSide.destroy(error));
   toChromium.on('close', () => commandSide.destroy());
+  // A pipe error reaches whoever reads the stand-ins; one nobody took (a browser started
+  // ahead and discarded) must not end this process with an unhandled 'error'.
+  commandSide.on('error', () => {});
+  driverSide.on('error', () => {});
 
   // Whoever holds the process as a handle (ref/unref) holds its real pipes.
   for (const [standIn, real] of [
