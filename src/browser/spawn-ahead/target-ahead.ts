@@ -58,7 +58,6 @@ export function openTargetAhead(child: ChildProcess): { report(): TargetAheadRep
   let targetId: string | undefined;
   let attachEvent: Buffer | undefined;
   let ourSession: string | undefined;
-  let failed = false;
   let contextClaimed = false;
   /** Playwright's createTarget for our target, waiting for it to be attached. */
   let claim: number | undefined;
@@ -128,10 +127,7 @@ export function openTargetAhead(child: ChildProcess): { report(): TargetAheadRep
       }
       if (message.id === OWN_IDS.context) contextWaiter = undefined;
       if (message.id === OWN_IDS.target && !message.error) targetId = String(message.result?.targetId);
-      if (message.error && message.id !== OWN_IDS.dispose) {
-        failed = true;
-        giveUp('Chromium could not open it');
-      }
+      if (message.error && message.id !== OWN_IDS.dispose) giveUp('Chromium could not open it');
       handOver();
       return true;
     }
@@ -153,16 +149,16 @@ export function openTargetAhead(child: ChildProcess): { report(): TargetAheadRep
   // Playwright's commands: the ones ours already sent are answered with our answers.
   const fromPlaywright = (message: Message): boolean => {
     if (message.id === undefined || message.sessionId || settled() || claim !== undefined || contextWaiter !== undefined) return false;
-    if (message.method === 'Target.setAutoAttach' && sameParams(message.params, AUTO_ATTACH) && !failed) {
+    if (message.method === 'Target.setAutoAttach' && sameParams(message.params, AUTO_ATTACH)) {
       answer(message.id, {});
       return true;
     }
-    if (message.method === 'Target.createBrowserContext' && !contextClaimed && contextWaiter === undefined && sameParams(message.params, CONTEXT) && !failed) {
+    if (message.method === 'Target.createBrowserContext' && !contextClaimed && sameParams(message.params, CONTEXT)) {
       if (contextId === undefined) contextWaiter = message.id;
       else claimContext(message.id);
       return true;
     }
-    if (message.method === 'Target.createTarget' && contextClaimed && sameParams(message.params, { url: 'about:blank', browserContextId: contextId }) && !failed) {
+    if (message.method === 'Target.createTarget' && contextClaimed && sameParams(message.params, { url: 'about:blank', browserContextId: contextId })) {
       claim = message.id;
       handOver();
       return true;
