@@ -35,4 +35,19 @@ describe('a page that opens the screen-sharing picker', () => {
     assert.doesNotMatch(theirs.held, /Note:/);
     for (const text of [mine.opened, mine.freed]) assert.doesNotMatch(text, HELD);
   });
+
+  test('a page without a doctype (quirks mode, where a bare :hover matches links only): the click reaches the button on both, and ours says nothing of a held pointer (the upstream CLI alongside)', { timeout: 120_000 }, async (t) => {
+    const { upstream, ours } = await upstreamAndOurs(suite);
+    const play = async (d: Driver) => {
+      await d.go('/quirks');
+      return [await d.click('Quirky button'), await d.click('Quirky button')];
+    };
+    const [theirs, mine] = await Promise.all([play(new Driver(upstream.client, suite.site)), play(new Driver(ours.client, suite.site))]);
+    t.diagnostic(`titles, upstream CLI: ${theirs.map(titleOf).join(' / ')}; ours: ${mine.map(titleOf).join(' / ')}`);
+    for (const [i, text] of mine.entries()) {
+      assert.equal(titleOf(text), `Quirks${' +'.repeat(i + 1)}`, `ours, click ${i + 1}: the button got it`);
+      assert.equal(titleOf(text), titleOf(theirs[i]!), `click ${i + 1}: the same page on both`);
+      assert.doesNotMatch(text, HELD, `ours, click ${i + 1}: no held pointer to speak of`);
+    }
+  });
 });

@@ -120,7 +120,7 @@ const SCROLL_AND_MEASURE = (element: Element) => {
   }
   // Whether an ancestor (body and html aside) is under the pointer: a menu open on hover, whose way there pathKeepingHover picks.
   let hovered = false;
-  for (let e = element.parentElement; e && !hovered && e !== document.body && e !== document.documentElement; e = e.parentElement) hovered = e.matches(':hover');
+  for (let e = element.parentElement; e && !hovered && e !== document.body && e !== document.documentElement; e = e.parentElement) hovered = e.matches(':is(:hover)');
   return JSON.stringify({ x: box.x, y: box.y, border, pixelRatio: ratio, target, hovered, framed: window !== window.top });
 };
 
@@ -138,7 +138,7 @@ export function boxInUtilityWorld(locator: Locator, withinMs: number): Promise<E
 const PATH_KEEPING_HOVER = (element: Element, arg: string) => {
   const paths = JSON.parse(arg) as { x: number; y: number }[][];
   let held: Element | null = null;
-  for (let e = element.parentElement; e && !held && e !== document.body && e !== document.documentElement; e = e.parentElement) if (e.matches(':hover')) held = e;
+  for (let e = element.parentElement; e && !held && e !== document.body && e !== document.documentElement; e = e.parentElement) if (e.matches(':is(:hover)')) held = e;
   if (!held) return '0';
   const root = element.getRootNode() as Document | ShadowRoot;
   const over = (p: { x: number; y: number }) => {
@@ -148,6 +148,9 @@ const PATH_KEEPING_HOVER = (element: Element, arg: string) => {
   return String(paths.findIndex((path) => path.every(over)));
 };
 
+// `:is(:hover)`, never a bare `:hover`, throughout: in quirks mode (a page
+// without a doctype) a bare `:hover` matches links only (the :hover quirk), so
+// every click there read as a pointer the page never got.
 // What is under the point (the element's frame's viewport): whether it shows
 // the pointer (:hover: a move the browser delivered sets it, whatever the
 // page's listeners do; one the browser kept from the page leaves it where it
@@ -158,7 +161,7 @@ const UNDER_POINTER = (element: Element, arg: string) => {
   const { x, y } = JSON.parse(arg) as { x: number; y: number };
   const hit = (element.getRootNode() as Document | ShadowRoot).elementFromPoint(x, y);
   const pressed = element.closest('button, [role=button], a, [role=link]') ?? element;
-  return JSON.stringify(hit ? { shown: hit.matches(':hover'), onElement: pressed.contains(hit) } : null);
+  return JSON.stringify(hit ? { shown: hit.matches(':is(:hover)'), onElement: pressed.contains(hit) } : null);
 };
 
 export type UnderPointer = { shown: boolean; onElement: boolean };

@@ -56,6 +56,9 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/keydown-trap': html('Heavy keydown', `<input aria-label="Slow field" id="f"><p id="p">0 keys</p><script>let keys = 0; addEventListener('keydown', () => { document.getElementById('p').textContent = ++keys + ' keys'; const end = performance.now() + 300; while (performance.now() < end); })</script>`),
   // A title of two million characters, past the default --max-result-chars.
   '/title-huge': html('x', `${button('Under a huge title', "document.title = 'Huge title clicked'")}<script>document.title = 'T'.repeat(2e6)</script>`),
+  '/spin-frame': html('Spinning', `<p>frame text</p>${button('Frame button', "this.textContent = 'frame clicked'")}<script>setTimeout(() => { for (;;) {} }, 1500)</script>`),
+  // No doctype: quirks mode, where a bare :hover matches links only.
+  '/quirks': `<html><head><title>Quirks</title></head><body><h1>No doctype</h1>${button('Quirky button', "document.title += ' +'")}</body></html>`,
   '/print-click': html('Print on click', button('Print me', "print(); document.title = 'printed'")),
   '/print-timer': html('Print from a timer', `<p id="p">waiting</p><script>setTimeout(() => { print(); document.getElementById('p').textContent = 'printed from a timer'; }, 300)</script>`),
   '/print-loop': html('Print forever', button('Print forever', 'print()') + `<p id="p">no print yet</p><script>let n = 0; addEventListener('afterprint', () => { n++; document.getElementById('p').textContent = 'prints: ' + n; setTimeout(() => print(), 100); })</script>`),
@@ -151,6 +154,8 @@ export async function startHostileSite(): Promise<HostileSite> {
       const inner = depth < 8 ? `<iframe src="${next}/frame?depth=${depth + 1}" width="380" height="280"></iframe>` : '<p>deepest frame</p>';
       return void res.writeHead(200, { 'content-type': 'text/html' }).end(html(`Frame ${depth}`, `<p>frame ${depth}</p>${inner}`));
     }
+    // A cross-origin frame (its own renderer) whose script stops yielding 1.5 s after it loads.
+    if (url.pathname === '/frame-spin') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Spinning frame', `<h1>Around the frame</h1>${button('Top button', "document.title = 'top clicked'")}<iframe src="${otherOrigin}/spin-frame"></iframe>`));
     // A cross-origin frame that alerts as it loads: the page around it cannot finish loading until it is answered.
     if (url.pathname === '/frame-alert') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Framed alert', `<p>around the frame</p><iframe src="${otherOrigin}/alert-load"></iframe>`));
     // A popup from another origin (its own renderer) that alerts as it loads: the page that opened it goes on.
