@@ -11,8 +11,13 @@ import type { ScriptStops } from './script-stop.ts';
 // unautomated browser shows the rest of the page meanwhile; here the frame's
 // script is stopped, as a page found stuck is, and the call goes on.
 
-/** Each frame's renderer is given this long to evaluate `0`: a frame busy for longer is taken as stuck. */
-const PROBE_MS = 2000;
+/**
+ * Each frame's renderer is given this long to evaluate `0`: a frame busy for
+ * longer is taken as stuck. Long enough that a frame's heavy start on a busy
+ * machine is not (Chromium itself calls a renderer hung after 15 s of no
+ * answer to input), short against the 30 s the call would otherwise wait.
+ */
+const PROBE_MS = 4000;
 
 type FrameState = { url: string; targetId: string | undefined } | undefined;
 
