@@ -2,16 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Driver, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driver.ts';
 
-// A frame of another site runs in its own renderer. When its script never
-// yields, the page around it still answers, so no call times out; but every
-// snapshot waits on that frame until Playwright gives it up after 30 s, and
-// then leaves the frame out: on the upstream each navigate, wait or snapshot
-// then takes ~30 s. Ours stops that frame's script once a call has waited 3 s
-// on it (src/browser/stuck-frames.ts) and says so in the result.
+// A frame or a popup of another site runs in its own renderer. When its
+// script never yields, the current page still answers, so no call times out;
+// but every snapshot waits on such a frame until Playwright gives it up after
+// 30 s, and then leaves the frame out, and every result that lists the tabs
+// reads such a popup's title with no deadline: on the upstream each navigate,
+// wait or snapshot then takes ~30 s, or never answers. Ours stops that script
+// once a call has waited on it (src/browser/stuck-frames.ts) and says so.
 
 const STOPPED = /Note: the frame (\S+) stopped responding/;
 
-describe('a cross-origin frame whose script never yields', () => {
+describe('a cross-origin frame or popup whose script never yields', () => {
   const suite = useHostileSuite('spm-stuck-frames-');
 
   test('ours stops the frame\'s script: the call says which frame, the page is read with the frame in it, and the frame takes clicks again; the upstream leaves the frame out of its snapshot (the upstream CLI alongside, in the same run)', { timeout: 200_000 }, async (t) => {
@@ -41,5 +42,33 @@ describe('a cross-origin frame whose script never yields', () => {
     // The reference: the same page leaves the upstream without the frame.
     assert.match(upstreamSnapshot, /heading "Around the frame"/, `upstream: the page itself is read: ${upstreamSnapshot}`);
     assert.doesNotMatch(upstreamSnapshot, /Frame button/, `upstream: the stuck frame is left out: ${upstreamSnapshot}`);
+  });
+
+  test('a popup: ours stops its script, the call names the tab, which stays open and is read once selected; the upstream gives no answer (the upstream CLI alongside, in the same run)', { timeout: 200_000 }, async (t) => {
+    const { upstream, ours } = await upstreamAndOurs(suite);
+    // 20 s is enough to show the upstream's call does not end by itself: it has no deadline here.
+    const theirs = new Driver(upstream.client, suite.site, 10_000);
+    const mine = new Driver(ours.client, suite.site);
+    const upstreamRun = (async () => {
+      await theirs.go('/popup-spin');
+      await theirs.click('Open popup');
+      return theirs.call('browser_wait_for', { time: 2 });
+    })();
+    await mine.go('/popup-spin');
+    await mine.click('Open popup');
+    // The popup spins from 1.5 s after it loaded: the wait's tab list meets it.
+    const waited = await mine.call('browser_wait_for', { time: 2 });
+    const listed = await mine.call('browser_tabs', { action: 'list' });
+    await mine.call('browser_tabs', { action: 'select', index: 1 });
+    const snapshot = await mine.call('browser_snapshot');
+    const upstreamWaited = await upstreamRun;
+    t.diagnostic(`call durations (ms), upstream CLI: ${theirs.durations.join(', ')} (${theirs.slow.join('; ')}); ours: ${mine.durations.join(', ')}`);
+
+    assert.match(waited, new RegExp(`Note: the tab ${suite.site.otherOrigin}/spin-tab stopped responding`), `ours: the wait names the stuck tab: ${waited}`);
+    assert.doesNotMatch(waited, /^### Error/m, 'ours: the wait itself succeeded');
+    assert.match(listed, /\[Spinning tab\]/, `ours: the tab stays open: ${listed}`);
+    assert.match(snapshot, /popup text/, `ours: the tab is read once selected: ${snapshot}`);
+    // The reference: the upstream's wait reads the same tab's title and never answers.
+    assert.equal(upstreamWaited, '', `upstream: no answer within 20 s: ${upstreamWaited}`);
   });
 });

@@ -1,6 +1,6 @@
 import type { BrowserContext, Dialog, Page } from 'playwright-core';
-import { loadedCoreBundle } from '../playwright-bundles.ts';
 import { withDeadline } from './deadline.ts';
+import { upstreamTabOf } from './upstream-tabs.ts';
 
 // An alert, confirm or prompt holds its page's renderer until it is answered,
 // and with it every page that shares that renderer: a popup's alert on load
@@ -34,16 +34,11 @@ export function openDialogOf(page: Page): Dialog | undefined {
   return page.isClosed() ? undefined : open.get(page);
 }
 
-interface UpstreamTab {
-  context: { tabs(): UpstreamTab[]; currentTab(): UpstreamTab | undefined; selectTab(index: number): Promise<unknown> };
-}
-
 const SELECT_MS = 2000;
 
 /** Makes the upstream's tab of this page its current tab; whether it is now. */
 export async function makeCurrentTab(page: Page): Promise<boolean> {
-  const { tools } = loadedCoreBundle() as { tools: { Tab: { forPage(page: Page): UpstreamTab | undefined } } };
-  const tab = tools.Tab.forPage(page);
+  const tab = upstreamTabOf(page);
   if (!tab) return false;
   const index = tab.context.tabs().indexOf(tab);
   // Its page comes to front in the browser; the upstream reads nothing from the held page for this.

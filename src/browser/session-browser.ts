@@ -5,7 +5,7 @@ import { setUpConsoleFallback } from './console-fallback.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
 import { closeUnresponsivePages, NO_HUNG_PAGES, type HungPages } from './hang-recovery.ts';
 import type { ScriptStops } from './script-stop.ts';
-import { stopStuckFrames } from './stuck-frames.ts';
+import { stopStuckScripts, type StoppedScripts } from './stuck-frames.ts';
 import { ContextGuards } from './context-guards.ts';
 import { withDeadline } from './deadline.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
@@ -263,11 +263,12 @@ export class SessionBrowser {
     return context ? closeUnresponsivePages(context, { probeMs, stops: this.#scriptStops() }) : NO_HUNG_PAGES;
   }
 
-  /** Stops the script of out-of-process frames that never yield (stuck-frames.ts); their URLs. Needs the quiet runtime's sessions. */
-  async stopStuckFrames(): Promise<string[]> {
+  /** Stops the script of out-of-process frames and background tabs that never yield (stuck-frames.ts). Needs the quiet runtime's sessions. */
+  async stopStuckScripts(): Promise<StoppedScripts> {
     const context = await this.runningContext();
     const stops = this.#scriptStops();
-    return context && stops ? stopStuckFrames(context, stops).catch(() => []) : [];
+    const none = { frames: [], tabs: [] };
+    return context && stops ? stopStuckScripts(context, stops).catch(() => none) : none;
   }
 
   /** With the quiet runtime, its shim stops a page's script (or crashes its renderer) on Playwright's own DevTools session. */

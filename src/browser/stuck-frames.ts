@@ -1,54 +1,70 @@
-import type { BrowserContext, Frame } from 'playwright-core';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
 import { openDialogOf } from './open-dialogs.ts';
 import type { ScriptStops } from './script-stop.ts';
+import { isCurrentTab } from './upstream-tabs.ts';
+import { navigationWaitingFor } from './waiting-navigations.ts';
 
-// A frame of another site runs in a renderer of its own (an out-of-process
-// iframe). When its script never yields, the page itself still answers, so no
-// call times out and the hang check never runs; but every snapshot waits for
-// that frame until Playwright's own 30 s timeout gives it up (the upstream: a
-// navigate, a snapshot, a wait of 1 s, each ~30 s, measured 2026-11-28). An
-// unautomated browser shows the rest of the page meanwhile; here the frame's
-// script is stopped, as a page found stuck is, and the call goes on.
+// Renderers that hold up a call without being its page. A frame of another
+// site runs in a renderer of its own (an out-of-process iframe); a popup of
+// another site too. When its script never yields, the current page still
+// answers, so no call times out and the hang check never runs, yet a call
+// waits on it: every snapshot waits for that frame until Playwright gives it
+// up after 30 s and leaves it out, and every result that lists the tabs reads
+// that popup's title, with no deadline (the upstream: a navigate, a snapshot,
+// a wait of 2 s, each ~30 s with such a frame, measured 2026-11-28; with such
+// a popup, no answer at all). An unautomated browser shows the rest of the
+// page meanwhile; here that script is stopped, as a page found stuck is, and
+// the call goes on. The current tab is left to the hang check (hang-recovery.ts).
 
 /**
- * Each frame's renderer is given this long to evaluate `0`: a frame busy for
- * longer is taken as stuck. Long enough that a frame's heavy start on a busy
- * machine is not (Chromium itself calls a renderer hung after 15 s of no
- * answer to input), short against the 30 s the call would otherwise wait.
+ * Each renderer is given this long to evaluate `0`: one busy for longer is
+ * taken as stuck. Long enough that a heavy start on a busy machine is not
+ * (Chromium itself calls a renderer hung after 15 s of no answer to input),
+ * short against the 30 s the call would otherwise wait.
  */
 const PROBE_MS = 4000;
 
-type FrameState = { url: string; targetId: string | undefined } | undefined;
+/** Frames and tabs whose script was stopped, by URL. */
+export interface StoppedScripts {
+  frames: string[];
+  tabs: string[];
+}
 
-/** An out-of-process frame's state: undefined when it answers, or is not out of process (same renderer as its parent). */
-async function probe(context: BrowserContext, frame: Frame): Promise<FrameState> {
+type Probed = { url: string; targetId: string } | undefined;
+
+/** A frame's or page's target when its renderer does not answer; undefined when it does, or is not out of process (a frame in its parent's renderer). */
+async function probe(context: BrowserContext, target: Frame | Page): Promise<Probed> {
   // Playwright refuses a session for a frame that shares its parent's renderer: nothing to probe there.
-  const session = await withDeadline(context.newCDPSession(frame).catch(() => undefined), PROBE_MS);
+  const session = await withDeadline(context.newCDPSession(target).catch(() => undefined), PROBE_MS);
   if (!session) return undefined;
   try {
     const answered = await withDeadline(session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(() => true, () => true), PROBE_MS);
     if (answered) return undefined;
     // The browser answers this itself, stuck renderer or not.
-    const info = await withDeadline(session.send('Target.getTargetInfo').catch(() => undefined), PROBE_MS);
-    return { url: frame.url(), targetId: info?.targetInfo.targetId };
+    const targetId = (await withDeadline(session.send('Target.getTargetInfo').catch(() => undefined), PROBE_MS))?.targetInfo.targetId;
+    return targetId ? { url: target.url(), targetId } : undefined;
   } finally {
     void session.detach().catch(() => {});
   }
 }
 
 /**
- * Stops the script of every out-of-process frame whose renderer does not
- * answer (on Playwright's own DevTools session, which the renderer answers
- * between two statements), and returns their URLs. Bounded: all frames are
- * probed at once, 3 × PROBE_MS at most.
+ * Stops the script of every out-of-process frame, and every tab but the
+ * current one, whose renderer does not answer (on Playwright's own DevTools
+ * session, which the renderer answers between two statements). Bounded: all
+ * are probed at once, 3 × PROBE_MS at most.
  */
-export async function stopStuckFrames(context: BrowserContext, stops: ScriptStops): Promise<string[]> {
+export async function stopStuckScripts(context: BrowserContext, stops: ScriptStops): Promise<StoppedScripts> {
+  const pages = context.pages().filter((page) => !page.isClosed());
   // An alert in a frame (or in a page sharing its renderer) holds that renderer until answered: not stuck.
-  // Which renderers a dialog holds is not known here, so while one is open no frame is stopped, as no page is closed.
-  if (context.pages().some((page) => openDialogOf(page))) return [];
-  const frames = context.pages().flatMap((page) => (page.isClosed() ? [] : page.frames().filter((frame) => frame.parentFrame() && !frame.isDetached())));
-  const stuck = (await Promise.all(frames.map((frame) => probe(context, frame)))).filter((state) => state?.targetId !== undefined);
-  if (stuck.length) stops.stop(new Set(stuck.map((state) => state!.targetId!)));
-  return stuck.map((state) => state!.url);
+  // Which renderers a dialog holds is not known here, so while one is open nothing is stopped, as no page is closed.
+  if (pages.some((page) => openDialogOf(page))) return { frames: [], tabs: [] };
+  const frames = pages.flatMap((page) => page.frames().filter((frame) => frame.parentFrame() && !frame.isDetached()));
+  // A tab whose navigation waits for its server answers nothing until it commits: waiting, not stuck.
+  const tabs = pages.filter((page) => !isCurrentTab(page) && !navigationWaitingFor(page));
+  const [stuckFrames, stuckTabs] = await Promise.all([frames, tabs].map(async (targets) => (await Promise.all(targets.map((target) => probe(context, target)))).filter((found) => found !== undefined)));
+  const stuck = [...stuckFrames!, ...stuckTabs!];
+  if (stuck.length) stops.stop(new Set(stuck.map(({ targetId }) => targetId)));
+  return { frames: stuckFrames!.map(({ url }) => url), tabs: stuckTabs!.map(({ url }) => url) };
 }

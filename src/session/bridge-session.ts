@@ -32,7 +32,7 @@ import { SessionFiles } from './files/session-files.ts';
 import { capResult } from './result-cap.ts';
 import { connectUpstream } from './upstream-link.ts';
 import { HangWatch } from './hang-watch.ts';
-import { withStuckFramesStopped } from './frame-watch.ts';
+import { withStuckScriptsStopped } from './frame-watch.ts';
 import { CRASH_NOTE, CRASHED, textOf, TIMED_OUT, withNote } from './result-notes.ts';
 import { retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation } from './call-retries.ts';
 
@@ -235,7 +235,7 @@ export class BridgeSession {
     let result: CallToolResult;
     let framesNote: string | undefined;
     try {
-      ({ value: result, note: framesNote } = await withStuckFramesStopped(this.browser, this.#options.log, this.id, forward()));
+      ({ value: result, note: framesNote } = await withStuckScriptsStopped(this.browser, this.#options.log, this.id, forward()));
       bundleCodeCacheReady();
       for (const retried of [retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation]) if (result.isError && !extra.signal.aborted) result = await retried(result, sent, retry);
     } finally {

@@ -57,6 +57,7 @@ export const HOSTILE_PAGES: Record<string, string> = {
   // A title of two million characters, past the default --max-result-chars.
   '/title-huge': html('x', `${button('Under a huge title', "document.title = 'Huge title clicked'")}<script>document.title = 'T'.repeat(2e6)</script>`),
   '/spin-frame': html('Spinning', `<p>frame text</p>${button('Frame button', "this.textContent = 'frame clicked'")}<script>setTimeout(() => { for (;;) {} }, 1500)</script>`),
+  '/spin-tab': html('Spinning tab', `<p>popup text</p><script>setTimeout(() => { for (;;) {} }, 1500)</script>`),
   // No doctype: quirks mode, where a bare :hover matches links only.
   '/quirks': `<html><head><title>Quirks</title></head><body><h1>No doctype</h1>${button('Quirky button', "document.title += ' +'")}</body></html>`,
   '/print-click': html('Print on click', button('Print me', "print(); document.title = 'printed'")),
@@ -156,6 +157,8 @@ export async function startHostileSite(): Promise<HostileSite> {
     }
     // A cross-origin frame (its own renderer) whose script stops yielding 1.5 s after it loads.
     if (url.pathname === '/frame-spin') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Spinning frame', `<h1>Around the frame</h1>${button('Top button', "document.title = 'top clicked'")}<iframe src="${otherOrigin}/spin-frame"></iframe>`));
+    // A popup of another origin (its own renderer) whose script stops yielding 1.5 s after it loads.
+    if (url.pathname === '/popup-spin') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Opens a spinning popup', button('Open popup', `window.open('${otherOrigin}/spin-tab')`)));
     // A cross-origin frame that alerts as it loads: the page around it cannot finish loading until it is answered.
     if (url.pathname === '/frame-alert') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Framed alert', `<p>around the frame</p><iframe src="${otherOrigin}/alert-load"></iframe>`));
     // A popup from another origin (its own renderer) that alerts as it loads: the page that opened it goes on.

@@ -1,0 +1,19 @@
+import type { Page } from 'playwright-core';
+import { loadedCoreBundle } from '../playwright-bundles.ts';
+
+/** The upstream's tab of a page (its `Tab`), as far as this server reads it. */
+export interface UpstreamTab {
+  context: { tabs(): UpstreamTab[]; currentTab(): UpstreamTab | undefined; selectTab(index: number): Promise<unknown> };
+}
+
+/** The upstream's tab for this page, if it has one. */
+export function upstreamTabOf(page: Page): UpstreamTab | undefined {
+  const { tools } = loadedCoreBundle() as { tools: { Tab: { forPage(page: Page): UpstreamTab | undefined } } };
+  return tools.Tab.forPage(page);
+}
+
+/** Whether this page is the upstream's current tab, the one its tools act on. */
+export function isCurrentTab(page: Page): boolean {
+  const tab = upstreamTabOf(page);
+  return !!tab && tab.context.currentTab() === tab;
+}
