@@ -5,7 +5,7 @@ import { setUpConsoleFallback } from './console-fallback.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
 import { closeUnresponsivePages, NO_HUNG_PAGES, type HungPages } from './hang-recovery.ts';
 import type { ScriptStops } from './script-stop.ts';
-import { stopStuckScripts, type StoppedScripts } from './stuck-frames.ts';
+import { stopStuckScripts, type StoppedScripts } from './stuck-scripts.ts';
 import { ContextGuards } from './context-guards.ts';
 import { withDeadline } from './deadline.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
@@ -263,7 +263,7 @@ export class SessionBrowser {
     return context ? closeUnresponsivePages(context, { probeMs, stops: this.#scriptStops() }) : NO_HUNG_PAGES;
   }
 
-  /** Stops the script of out-of-process frames and background tabs that never yield (stuck-frames.ts). Needs the quiet runtime's sessions. */
+  /** Stops the script of out-of-process frames and background tabs that never yield (stuck-scripts.ts). Needs the quiet runtime's sessions. */
   async stopStuckScripts(): Promise<StoppedScripts> {
     const context = await this.runningContext();
     const stops = this.#scriptStops();

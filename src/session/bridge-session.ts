@@ -32,7 +32,7 @@ import { SessionFiles } from './files/session-files.ts';
 import { capResult } from './result-cap.ts';
 import { connectUpstream } from './upstream-link.ts';
 import { HangWatch } from './hang-watch.ts';
-import { withStuckScriptsStopped } from './frame-watch.ts';
+import { withStuckScriptsStopped } from './stuck-script-watch.ts';
 import { CRASH_NOTE, CRASHED, textOf, TIMED_OUT, withNote } from './result-notes.ts';
 import { retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation } from './call-retries.ts';
 
@@ -233,16 +233,16 @@ export class BridgeSession {
     const sent = { at: performance.now(), browserRan: this.browser.running, closedTabs: this.browser.closedTabs };
     const inputEnds = isInputTool(params.name) ? await this.browser.inputStarts() : void (await this.browser.otherStarts());
     let result: CallToolResult;
-    let framesNote: string | undefined;
+    let stuckNote: string | undefined;
     try {
-      ({ value: result, note: framesNote } = await withStuckScriptsStopped(this.browser, this.#options.log, this.id, forward()));
+      ({ value: result, note: stuckNote } = await withStuckScriptsStopped(this.browser, this.#options.log, this.id, forward()));
       bundleCodeCacheReady();
       for (const retried of [retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation]) if (result.isError && !extra.signal.aborted) result = await retried(result, sent, retry);
     } finally {
       inputEnds?.();
     }
     const closedNow = result.isError && TIMED_OUT.test(textOf(result)) ? await this.#hangs.afterTimeout() : undefined;
-    for (const note of [closedAfterCancel, framesNote, closedNow]) if (note) result = withNote(result, note);
+    for (const note of [closedAfterCancel, stuckNote, closedNow]) if (note) result = withNote(result, note);
     if (result.isError && CRASHED.test(textOf(result))) result = withNote(result, CRASH_NOTE);
     // In this mode the upstream disposes its backend on browser_close but leaves
     // the browser up; closing it resets the upstream so the next call relaunches.

@@ -2,7 +2,7 @@ import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Logger } from '../log.ts';
 
 // A call this long under way may be waiting on a frame or a background tab
-// whose script never yields (browser/stuck-frames.ts); most calls are done well before.
+// whose script never yields (browser/stuck-scripts.ts); most calls are done well before.
 const FIRST_CHECK_MS = 3000;
 // Between checks while the call goes on: a script may start again.
 const NEXT_CHECK_MS = 5000;

@@ -8,12 +8,12 @@ import { Driver, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driv
 // 30 s, and then leaves the frame out, and every result that lists the tabs
 // reads such a popup's title with no deadline: on the upstream each navigate,
 // wait or snapshot then takes ~30 s, or never answers. Ours stops that script
-// once a call has waited on it (src/browser/stuck-frames.ts) and says so.
+// once a call has waited on it (src/browser/stuck-scripts.ts) and says so.
 
 const STOPPED = /Note: the frame (\S+) stopped responding/;
 
 describe('a cross-origin frame or popup whose script never yields', () => {
-  const suite = useHostileSuite('spm-stuck-frames-');
+  const suite = useHostileSuite('spm-stuck-scripts-');
 
   test('ours stops the frame\'s script: the call says which frame, the page is read with the frame in it, and the frame takes clicks again; the upstream leaves the frame out of its snapshot (the upstream CLI alongside, in the same run)', { timeout: 200_000 }, async (t) => {
     const { upstream, ours } = await upstreamAndOurs(suite);
