@@ -53,6 +53,7 @@ async function targetInfo(context: BrowserContext, page: Page, ms: number): Prom
 
 type TargetInfo = { targetId: string; openerId?: string };
 
-async function askTargetInfo(session: CDPSession, ms: number): Promise<TargetInfo | undefined> {
+/** The target's info, asked over a session already open on it; the browser answers this itself. */
+export async function askTargetInfo(session: CDPSession, ms: number): Promise<TargetInfo | undefined> {
   return (await withDeadline(session.send('Target.getTargetInfo').catch(() => undefined), ms))?.targetInfo;
 }

@@ -1,7 +1,7 @@
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
 import { openDialogOf } from './open-dialogs.ts';
-import type { ScriptStops } from './script-stop.ts';
+import { askTargetInfo, type ScriptStops } from './script-stop.ts';
 import { isCurrentTab } from './upstream-tabs.ts';
 import { navigationWaitingFor } from './waiting-navigations.ts';
 
@@ -41,8 +41,7 @@ async function probe(context: BrowserContext, target: Frame | Page): Promise<Pro
   try {
     const answered = await withDeadline(session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(() => true, () => true), PROBE_MS);
     if (answered) return undefined;
-    // The browser answers this itself, stuck renderer or not.
-    const targetId = (await withDeadline(session.send('Target.getTargetInfo').catch(() => undefined), PROBE_MS))?.targetInfo.targetId;
+    const targetId = (await askTargetInfo(session, PROBE_MS))?.targetId;
     return targetId ? { url: target.url(), targetId } : undefined;
   } finally {
     void session.detach().catch(() => {});
@@ -63,8 +62,9 @@ export async function stopStuckScripts(context: BrowserContext, stops: ScriptSto
   const frames = pages.flatMap((page) => page.frames().filter((frame) => frame.parentFrame() && !frame.isDetached()));
   // A tab whose navigation waits for its server answers nothing until it commits: waiting, not stuck.
   const tabs = pages.filter((page) => !isCurrentTab(page) && !navigationWaitingFor(page));
-  const [stuckFrames, stuckTabs] = await Promise.all([frames, tabs].map(async (targets) => (await Promise.all(targets.map((target) => probe(context, target)))).filter((found) => found !== undefined)));
-  const stuck = [...stuckFrames!, ...stuckTabs!];
+  const stuckOf = async (targets: (Frame | Page)[]) => (await Promise.all(targets.map((target) => probe(context, target)))).filter((found) => found !== undefined);
+  const [stuckFrames, stuckTabs] = await Promise.all([stuckOf(frames), stuckOf(tabs)]);
+  const stuck = [...stuckFrames, ...stuckTabs];
   if (stuck.length) stops.stop(new Set(stuck.map(({ targetId }) => targetId)));
-  return { frames: stuckFrames!.map(({ url }) => url), tabs: stuckTabs!.map(({ url }) => url) };
+  return { frames: stuckFrames.map(({ url }) => url), tabs: stuckTabs.map(({ url }) => url) };
 }

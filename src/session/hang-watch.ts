@@ -1,6 +1,7 @@
 import { NO_HUNG_PAGES, type HungPages } from '../browser/hang-recovery.ts';
 import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Logger } from '../log.ts';
+import { named } from './result-notes.ts';
 
 // After a client cancels, nothing is waiting on the page any more: a longer
 // probe tells a page that is merely slow (heavy start-up, long parse) from one
@@ -70,5 +71,3 @@ export class HangWatch {
 }
 
 const listed = (urls: string[]) => `${urls.slice(0, 5).join(', ')}${urls.length > 5 ? ', …' : ''}`;
-
-const named = (urls: string[]) => (urls.length > 5 ? `s ${urls.slice(0, 5).join(', ')} and ${urls.length - 5} more` : urls.length > 1 ? `s ${urls.join(', ')}` : ` ${urls[0]}`);

@@ -20,3 +20,6 @@ export function withNote<R extends { content?: unknown[] }>(result: R, text: str
 export function textOf(result: { content?: unknown[] }): string {
   return (result.content ?? []).map((c) => ((c as { type?: string }).type === 'text' ? (c as { text: string }).text : '')).join('\n');
 }
+
+/** The URLs a note names, after a singular noun ("the page" + this): five at most, then how many more. */
+export const named = (urls: string[]): string => (urls.length > 5 ? `s ${urls.slice(0, 5).join(', ')} and ${urls.length - 5} more` : urls.length > 1 ? `s ${urls.join(', ')}` : ` ${urls[0]}`);

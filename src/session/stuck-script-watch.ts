@@ -1,5 +1,6 @@
 import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Logger } from '../log.ts';
+import { named } from './result-notes.ts';
 
 // A call this long under way may be waiting on a frame or a background tab
 // whose script never yields (browser/stuck-scripts.ts); most calls are done well before.
@@ -37,10 +38,8 @@ export async function withStuckScriptsStopped<T>(browser: SessionBrowser, log: L
   }
 }
 
-const named = (what: string, urls: string[]) => (urls.length > 1 ? `${what}s ${urls.slice(0, 5).join(', ')}${urls.length > 5 ? ` and ${urls.length - 5} more` : ''}` : `${what} ${urls[0]}`);
-
 const frameNote = (urls: string[]): string =>
-  `Note: the ${named('frame', urls)} stopped responding (a script that never yields, in a renderer of ${urls.length > 1 ? 'their' : 'its'} own), which held up this call; ${urls.length > 1 ? 'their scripts were' : 'its script was'} stopped so the page could be read. The rest of the page was not touched.`;
+  `Note: the frame${named(urls)} stopped responding (a script that never yields, in a renderer of ${urls.length > 1 ? 'their' : 'its'} own), which held up this call; ${urls.length > 1 ? 'their scripts were' : 'its script was'} stopped so the page could be read. The rest of the page was not touched.`;
 
 const tabNote = (urls: string[]): string =>
-  `Note: the ${named('tab', urls)} stopped responding (a script that never yields), which held up this call; ${urls.length > 1 ? 'their scripts were' : 'its script was'} stopped, and ${urls.length > 1 ? 'they stay' : 'it stays'} open. The current tab was not touched.`;
+  `Note: the tab${named(urls)} stopped responding (a script that never yields), which held up this call; ${urls.length > 1 ? 'their scripts were' : 'its script was'} stopped, and ${urls.length > 1 ? 'they stay' : 'it stays'} open. The current tab was not touched.`;
