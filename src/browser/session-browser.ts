@@ -1,23 +1,20 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { Logger } from '../log.ts';
 import { metrics } from '../metrics/metrics.ts';
-import { setUpConsoleFallback } from './console-fallback.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
 import { closeUnresponsivePages, NO_HUNG_PAGES, type HungPages } from './hang-recovery.ts';
-import type { ScriptStops } from './script-stop.ts';
 import { stopStuckScripts, type StoppedScripts } from './stuck-scripts.ts';
 import { ContextGuards } from './context-guards.ts';
 import { withDeadline } from './deadline.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { openPageAhead } from './page-ahead.ts';
+import { actionStartsOn, scriptStopsOf, setUpLaunchedContext } from './launched-context.ts';
 import { launchProfileInfo } from './launch-profile-info.ts';
 import { takeQuietRuntime } from './quiet-runtime/spawn-hook.ts';
 import { spawnBrowser } from './spawn-browser.ts';
 import { UserScripts } from './user-scripts.ts';
-import { keepQueriesInUtilityWorld } from './utility-world.ts';
 import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
-import { consoleMayHaveChanged, flushConsoleBeforeReads } from './quiet-runtime/console-flush.ts';
 import type { BrowserHooks } from './browser-hooks.ts';
 
 /** When this session's browser launches end (forward-call.ts counts a call's deadline from then). */
@@ -158,7 +155,7 @@ export class SessionBrowser {
 
   /** A tool call that may make pages log starts (console-flush.ts). */
   actionStarts(): void {
-    if (this.#quiet) consoleMayHaveChanged(this.#quiet);
+    actionStartsOn(this.#quiet);
   }
 
   /** An input tool starts: a passkey request goes to no dialog until the returned function is called (passkey-guard.ts). Attached browsers are the user's. */
@@ -232,15 +229,8 @@ export class SessionBrowser {
     }
     const context = persistent ?? (await browser.newContext(contextOptions));
     this.#quiet = quiet ? takeQuietRuntime(quiet.token) : undefined;
-    if (this.#quiet) this.#quiet.userScripts = this.#userScripts;
-    if (this.#plan.binary.engine === 'stealth') keepQueriesInUtilityWorld(context, this.#userScripts);
-    // Nothing to flush when the page's console is never read.
-    if (this.#quiet && quiet?.console) flushConsoleBeforeReads(context, this.#quiet);
-    const quietNow = this.#quiet;
-    if (this.#plan.consoleFallback) this.#consoleFallbackActive = await setUpConsoleFallback(browser, context, { executablePath, cacheDir: this.#plan.binary.cacheDir, flush: quietNow && (() => quietNow.flush()), log: this.#log });
-    this.#guards.guardLaunched(browser, context, this.#scriptStops());
-    // The context is the upstream's whole world: when it goes, the browser goes.
-    context.on('close', () => void browser.close().catch(() => {}));
+    const setUp = { browser, context, executablePath, quiet: this.#quiet, quietConsole: quiet?.console ?? false };
+    this.#consoleFallbackActive = (await setUpLaunchedContext(setUp, { plan: this.#plan, guards: this.#guards, userScripts: this.#userScripts, log: this.#log })) ?? this.#consoleFallbackActive;
     // Before the upstream gets the context, so it never sees that page before asking for one.
     if (this.#warm) await openPageAhead(context);
     this.#log.debug(`browser ${browser.version()} launched in ${Math.round(performance.now() - started)} ms`);
@@ -260,21 +250,15 @@ export class SessionBrowser {
   /** Closes pages whose renderer hangs (no answer within probeMs) and names pages no snapshot can settle on. Nothing when no browser runs. */
   async closeHungPages(probeMs?: number): Promise<HungPages> {
     const context = await this.runningContext();
-    return context ? closeUnresponsivePages(context, { probeMs, stops: this.#scriptStops() }) : NO_HUNG_PAGES;
+    return context ? closeUnresponsivePages(context, { probeMs, stops: scriptStopsOf(this.#quiet) }) : NO_HUNG_PAGES;
   }
 
   /** Stops the script of out-of-process frames and background tabs that never yield (stuck-scripts.ts). Needs the quiet runtime's sessions. */
   async stopStuckScripts(): Promise<StoppedScripts> {
     const context = await this.runningContext();
-    const stops = this.#scriptStops();
+    const stops = scriptStopsOf(this.#quiet);
     const none = { frames: [], tabs: [] };
     return context && stops ? stopStuckScripts(context, stops).catch(() => none) : none;
-  }
-
-  /** With the quiet runtime, its shim stops a page's script (or crashes its renderer) on Playwright's own DevTools session. */
-  #scriptStops(): ScriptStops | undefined {
-    const quiet = this.#quiet;
-    return quiet && { stop: (targetIds) => quiet.stopScripts(targetIds), crash: (targetIds) => quiet.crashRenderers(targetIds) };
   }
 
   /** The context of the browser running now, if one runs. */

@@ -1,0 +1,43 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import type { Logger } from '../log.ts';
+import { setUpConsoleFallback } from './console-fallback.ts';
+import type { ContextGuards } from './context-guards.ts';
+import type { LaunchPlan } from './launch-options.ts';
+import { consoleMayHaveChanged, flushConsoleBeforeReads } from './quiet-runtime/console-flush.ts';
+import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
+import type { ScriptStops } from './script-stop.ts';
+import type { UserScripts } from './user-scripts.ts';
+import { keepQueriesInUtilityWorld } from './utility-world.ts';
+
+/**
+ * Everything a freshly launched context gets before the upstream sees it:
+ * the quiet runtime's shim (taken by the caller), queries kept out of the page's world, the console
+ * recorder where the build needs one, the guards, and the browser's end with
+ * the context's (the context is the upstream's whole world). Returns whether
+ * the in-page console recorder runs; null when the plan does not ask.
+ */
+export async function setUpLaunchedContext(
+  launched: { browser: Browser; context: BrowserContext; executablePath: string; quiet: QuietRuntime | undefined; quietConsole: boolean },
+  session: { plan: LaunchPlan; guards: ContextGuards; userScripts: UserScripts; log: Logger },
+): Promise<boolean | null> {
+  const { browser, context, quiet } = launched;
+  const { plan, log } = session;
+  if (quiet) quiet.userScripts = session.userScripts;
+  if (plan.binary.engine === 'stealth') keepQueriesInUtilityWorld(context, session.userScripts);
+  // Nothing to flush when the page's console is never read.
+  if (quiet && launched.quietConsole) flushConsoleBeforeReads(context, quiet);
+  const consoleFallbackActive = plan.consoleFallback ? await setUpConsoleFallback(browser, context, { executablePath: launched.executablePath, cacheDir: plan.binary.cacheDir, flush: quiet && (() => quiet.flush()), log }) : null;
+  session.guards.guardLaunched(browser, context, scriptStopsOf(quiet));
+  context.on('close', () => void browser.close().catch(() => {}));
+  return consoleFallbackActive;
+}
+
+/** With the quiet runtime, its shim stops a page's script (or crashes its renderer) on Playwright's own DevTools session. */
+export function scriptStopsOf(quiet: QuietRuntime | undefined): ScriptStops | undefined {
+  return quiet && { stop: (targetIds) => quiet.stopScripts(targetIds), crash: (targetIds) => quiet.crashRenderers(targetIds) };
+}
+
+/** A tool call that may make pages log starts (console-flush.ts). */
+export function actionStartsOn(quiet: QuietRuntime | undefined): void {
+  if (quiet) consoleMayHaveChanged(quiet);
+}
