@@ -65,7 +65,7 @@ describe('a cross-origin frame or popup whose script never yields', () => {
     t.diagnostic(`call durations (ms), upstream CLI: ${theirs.durations.join(', ')} (${theirs.slow.join('; ')}); ours: ${mine.durations.join(', ')}`);
 
     const named = [clicked, waited].filter((text) => text.includes(`Note: the tab ${suite.site.otherOrigin}/spin-tab stopped responding`));
-    assert.equal(named.length, 1, `ours: one call names the stuck tab: ${waited}`);
+    assert.equal(named.length, 1, `ours: one call names the stuck tab: click: ${clicked}\nwait: ${waited}`);
     assert.doesNotMatch(waited, /^### Error/m, 'ours: the wait itself succeeded');
     assert.match(listed, /\[Spinning tab\]/, `ours: the tab stays open: ${listed}`);
     assert.match(snapshot, /popup text/, `ours: the tab is read once selected: ${snapshot}`);

@@ -4,7 +4,7 @@ import { withDeadline } from './deadline.ts';
 import { navigationWaitingFor, watchNavigations } from './waiting-navigations.ts';
 import { makeCurrentTab, openDialogOf, watchDialogs } from './open-dialogs.ts';
 import { watchRenderers } from './renderer-activity.ts';
-import { learnTargetId, targetIdOf, type ScriptStops } from './script-stop.ts';
+import { learnTargetId, rendererAnswers, targetIdOf, type ScriptStops } from './script-stop.ts';
 
 const PROBE_MS = 1000;
 // Chromium gives a stuck renderer's unload 500 ms, then closes its page anyway
@@ -29,8 +29,7 @@ async function probe(context: BrowserContext, page: Page, probeMs: number): Prom
   const session = await withDeadline(context.newCDPSession(page).catch(() => undefined), probeMs);
   if (!session) return silent();
   try {
-    const answer = await withDeadline(session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(() => true, () => true), probeMs);
-    if (answer !== true) {
+    if (!(await rendererAnswers(session, probeMs))) {
       // The browser answers this itself: which target to stop the script of, should the page be closed as stuck.
       await learnTargetId(page, session, probeMs);
       return silent();

@@ -3,7 +3,7 @@ import type { Logger } from '../log.ts';
 import { setUpConsoleFallback } from './console-fallback.ts';
 import type { ContextGuards } from './context-guards.ts';
 import type { LaunchPlan } from './launch-options.ts';
-import { consoleMayHaveChanged, flushConsoleBeforeReads } from './quiet-runtime/console-flush.ts';
+import { flushConsoleBeforeReads } from './quiet-runtime/console-flush.ts';
 import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
 import type { ScriptStops } from './script-stop.ts';
 import type { UserScripts } from './user-scripts.ts';
@@ -35,9 +35,4 @@ export async function setUpLaunchedContext(
 /** With the quiet runtime, its shim stops a page's script (or crashes its renderer) on Playwright's own DevTools session. */
 export function scriptStopsOf(quiet: QuietRuntime | undefined): ScriptStops | undefined {
   return quiet && { stop: (targetIds) => quiet.stopScripts(targetIds), crash: (targetIds) => quiet.crashRenderers(targetIds) };
-}
-
-/** A tool call that may make pages log starts (console-flush.ts). */
-export function actionStartsOn(quiet: QuietRuntime | undefined): void {
-  if (quiet) consoleMayHaveChanged(quiet);
 }

@@ -57,3 +57,11 @@ type TargetInfo = { targetId: string; openerId?: string };
 export async function askTargetInfo(session: CDPSession, ms: number): Promise<TargetInfo | undefined> {
   return (await withDeadline(session.send('Target.getTargetInfo').catch(() => undefined), ms))?.targetInfo;
 }
+
+/**
+ * Whether the renderer behind the session evaluates `0` within ms. One whose
+ * main thread never yields answers no command; an error is an answer too.
+ */
+export async function rendererAnswers(session: CDPSession, ms: number): Promise<boolean> {
+  return (await withDeadline(session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(() => true, () => true), ms)) === true;
+}

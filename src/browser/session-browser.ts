@@ -9,12 +9,13 @@ import { withDeadline } from './deadline.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { openPageAhead } from './page-ahead.ts';
-import { actionStartsOn, scriptStopsOf, setUpLaunchedContext } from './launched-context.ts';
+import { scriptStopsOf, setUpLaunchedContext } from './launched-context.ts';
 import { launchProfileInfo } from './launch-profile-info.ts';
 import { takeQuietRuntime } from './quiet-runtime/spawn-hook.ts';
 import { spawnBrowser } from './spawn-browser.ts';
 import { UserScripts } from './user-scripts.ts';
 import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
+import { consoleMayHaveChanged } from './quiet-runtime/console-flush.ts';
 import type { BrowserHooks } from './browser-hooks.ts';
 
 /** When this session's browser launches end (forward-call.ts counts a call's deadline from then). */
@@ -155,7 +156,7 @@ export class SessionBrowser {
 
   /** A tool call that may make pages log starts (console-flush.ts). */
   actionStarts(): void {
-    actionStartsOn(this.#quiet);
+    if (this.#quiet) consoleMayHaveChanged(this.#quiet);
   }
 
   /** An input tool starts: a passkey request goes to no dialog until the returned function is called (passkey-guard.ts). Attached browsers are the user's. */

@@ -1,7 +1,7 @@
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
 import { openDialogOf } from './open-dialogs.ts';
-import { askTargetInfo, type ScriptStops } from './script-stop.ts';
+import { askTargetInfo, rendererAnswers, type ScriptStops } from './script-stop.ts';
 import { isCurrentTab } from './upstream-tabs.ts';
 import { navigationWaitingFor } from './waiting-navigations.ts';
 
@@ -39,8 +39,7 @@ async function probe(context: BrowserContext, target: Frame | Page): Promise<Pro
   const session = await withDeadline(context.newCDPSession(target).catch(() => undefined), PROBE_MS);
   if (!session) return undefined;
   try {
-    const answered = await withDeadline(session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(() => true, () => true), PROBE_MS);
-    if (answered) return undefined;
+    if (await rendererAnswers(session, PROBE_MS)) return undefined;
     const targetId = (await askTargetInfo(session, PROBE_MS))?.targetId;
     return targetId ? { url: target.url(), targetId } : undefined;
   } finally {
