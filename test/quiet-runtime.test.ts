@@ -36,6 +36,11 @@ setInterval(() => { n++; if (n % 10) console.log('tick', n); else console.log('t
 // console.count() at each click: V8 keeps its counters with the stored messages; a sync must not reset them.
 const COUNTING_PAGE = `<title>counting</title><button onclick="console.count('clicks'); console.log('clicked', {k: 1})">Count</button><script>console.count('load')</script>`;
 
+// Logs, then keeps its renderer busy while its out-of-process iframe loads and logs: the frame's
+// renderer is synced first, the page's only once its loop ends.
+const BUSY_OUTER_PAGE = (port: number) => `<title>busy outer</title><iframe src="http://localhost:${port}/inner"></iframe>
+<script>setTimeout(() => { console.log('outer first'); const end = Date.now() + 1500; while (Date.now() < end); }, 50)</script>`;
+
 /** The ticks one console read lists, in order. */
 const ticksIn = (read: string) => [...read.matchAll(/\[LOG\] tick (\d+)/g)].map((m) => Number(m[1]));
 
@@ -50,6 +55,7 @@ function startSite(): Promise<{ url: string; close(): Promise<void> }> {
     if (req.url === '/late-errors') return res.end(LATE_ERRORS_PAGE);
     if (req.url === '/chatty') return res.end(CHATTY_PAGE);
     if (req.url === '/counting') return res.end(COUNTING_PAGE);
+    if (req.url === '/busy-outer') return res.end(BUSY_OUTER_PAGE(port));
     if (req.url === '/second') return res.end(`<title>second</title><p id="p">second page</p><script>console.error('second loaded')</script>`);
     res.end(`<title>outer</title><h1>Outer</h1><iframe src="http://localhost:${port}/inner"></iframe><script>console.log('outer loaded', 42)</script>`);
   });
@@ -196,6 +202,19 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     const objects = reads.flatMap((read) => [...read.matchAll(/\[LOG\] tick \d+ (\{n: \d+\}|Object)/g)].map((m) => m[1]));
     // A call logged while a sync's second pass runs keeps the replay's description: a few, never most.
     assert.ok(objects.filter((o) => o !== 'Object').length >= objects.length * 0.8, `objects with their contents: ${objects.join(' ')}`);
+  });
+
+  test('messages of a page and its out-of-process iframe are listed in the order they were logged, as under the upstream CLI, whichever renderer answers first', async () => {
+    const reads = await Promise.all(
+      servers.map(async ({ client }) => {
+        await client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/busy-outer` } });
+        await client.callTool({ name: 'browser_wait_for', arguments: { time: 1 } });
+        return textOf(await client.callTool({ name: 'browser_console_messages', arguments: { level: 'debug' } })).replaceAll(site.url, 'SITE').replace(/localhost:\d+/g, 'localhost:PORT');
+      }),
+    );
+    const [ours, upstream] = reads as [string, string];
+    assert.match(upstream, /outer first[^]*inner loaded/, upstream);
+    assert.equal(ours, upstream);
   });
 
   // The upstream reads a live list, so a message landing between its two reads can make them differ

@@ -4,6 +4,7 @@ import { setUpConsoleFallback } from './console-fallback.ts';
 import type { ContextGuards } from './context-guards.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { flushConsoleBeforeReads } from './quiet-runtime/console-flush.ts';
+import { keepConsoleInLoggingOrder } from './quiet-runtime/console-order.ts';
 import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
 import type { ScriptStops } from './script-stop.ts';
 import type { UserScripts } from './user-scripts.ts';
@@ -25,7 +26,10 @@ export async function setUpLaunchedContext(
   if (quiet) quiet.userScripts = session.userScripts;
   if (plan.binary.engine === 'stealth') keepQueriesInUtilityWorld(context, session.userScripts);
   // Nothing to flush when the page's console is never read.
-  if (quiet && launched.quietConsole) flushConsoleBeforeReads(context, quiet);
+  if (quiet && launched.quietConsole) {
+    flushConsoleBeforeReads(context, quiet);
+    keepConsoleInLoggingOrder();
+  }
   const consoleFallbackActive = plan.consoleFallback ? await setUpConsoleFallback(browser, context, { executablePath: launched.executablePath, cacheDir: plan.binary.cacheDir, flush: quiet && (() => quiet.flush()), log }) : null;
   session.guards.guardLaunched(browser, context, scriptStopsOf(quiet));
   context.on('close', () => void browser.close().catch(() => {}));
