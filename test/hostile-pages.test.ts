@@ -3,7 +3,7 @@ import { Driver, ownSession, TIMEOUTS, useHostileSuite } from './helpers/hostile
 import { runAll, SCENARIOS } from './helpers/hostile-scenarios.ts';
 import { describe, test } from 'node:test';
 import { browserProcessesOf, commandLine, isAlive, waitFor } from './helpers/processes.ts';
-import { connect, testEnv, type Connected } from './helpers/server.ts';
+import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 // Every page of the hostile corpus, driven through MCP tools on our two engines
@@ -146,6 +146,31 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     assert.doesNotMatch(d.texts.at(-1)!, /### Error/);
     assert.match(await d.call('browser_snapshot'), /paragraph[^\n]*: pressed/);
     assert.deepEqual(d.slow, []);
+  });
+
+  // An evaluate is not bounded by the upstream's own 30 s call deadline: on a script that never
+  // returns, the upstream never answers, and ours answered at its deadline of 63 s (the
+  // navigation timeout, 60 s by default, plus a margin), after an SDK client's default 60 s.
+  test('an evaluate whose script never returns, with the default timeouts: answered before the SDK client\'s own 60 s, with the note, and the session goes on (ours; the upstream CLI alongside gives no answer)', { timeout: 120_000 }, async (t) => {
+    const upstream = await connectUpstream(`${output.path}/upstream-endless-evaluate`);
+    servers.push(upstream);
+    t.after(() => closeAll([upstream]));
+    const server = await own(t, 'endless-evaluate', []);
+    const endless = { name: 'browser_evaluate', arguments: { function: '() => { for (;;) {} }' } };
+    for (const { client } of [upstream, server]) await client.callTool({ name: 'browser_navigate', arguments: { url: `${suite.site.url}/calm` } });
+    const started = Date.now();
+    const [theirs, mine] = await Promise.allSettled([
+      upstream.client.callTool(endless, undefined, { timeout: 45_000 }),
+      // The SDK's default request timeout.
+      server.client.callTool(endless).finally(() => t.diagnostic(`ours answered after ${Date.now() - started} ms`)),
+    ]);
+    assert.equal(theirs.status, 'rejected', 'the upstream CLI gave no answer within 45 s');
+    assert.equal(mine.status, 'fulfilled', mine.status === 'rejected' ? String(mine.reason) : '');
+    const text = textOf((mine as PromiseFulfilledResult<Record<string, unknown>>).value);
+    assert.match(text, /stopped responding \(a script that never yields\); it was closed so this session can go on/);
+    const d = new Driver(server.client, suite.site);
+    assert.match(await d.go('/calm'), /Page URL: \S+\/calm/);
+    assert.match(await d.call('browser_snapshot'), /Calm/);
   });
 
   // A client that gives up first (its own timeout, a user pressing stop)

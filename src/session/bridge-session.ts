@@ -16,7 +16,7 @@ import { CallsInFlight } from './calls-in-flight.ts';
 import { IdleBrowserClose } from './idle-browser-close.ts';
 import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Config } from '../config/settings.ts';
-import { callDeadlineMs, forwardToolCall } from './forward-call.ts';
+import { callDeadlineMs, currentTabCheckMs, forwardToolCall } from './forward-call.ts';
 import { localTools } from './local-tools/index.ts';
 import { toolLabel } from './tool-label.ts';
 import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
@@ -235,7 +235,8 @@ export class BridgeSession {
     let result: CallToolResult;
     let stuckNote: string | undefined;
     try {
-      ({ value: result, note: stuckNote } = await withStuckScriptsStopped(this.browser, this.#options.log, this.id, forward()));
+      const currentTab = { afterMs: currentTabCheckMs(this.#deadline(params)), run: () => this.#hangs.duringCall() };
+      ({ value: result, note: stuckNote } = await withStuckScriptsStopped(this.browser, this.#options.log, this.id, forward(), currentTab));
       bundleCodeCacheReady();
       for (const retried of [retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation]) if (result.isError && !extra.signal.aborted) result = await retried(result, sent, retry);
     } finally {

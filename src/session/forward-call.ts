@@ -24,13 +24,12 @@ export function callDeadlineMs(name: string, args: Record<string, unknown> | und
 const SDK_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
- * Aborts after `ms` of the call's own time, counted from the later of the
+ * Runs `fire` after `ms` of the call's own time, counted from the later of the
  * call's start and the end of a browser launch (the first call of a session,
  * a build download, a machine under load): the upstream's timeouts do not
- * count its launch either.
+ * count its launch either. Returns the timer's cancel.
  */
-function callDeadline(ms: number, launches: LaunchClock): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
+export function afterCallTime(ms: number, launches: LaunchClock, fire: () => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let disposed = false;
   const arm = (delay: number) => {
@@ -40,17 +39,27 @@ function callDeadline(ms: number, launches: LaunchClock): { signal: AbortSignal;
       if (launch) return void launch.then(() => arm(ms));
       const left = launches.endedAt() + ms - performance.now();
       if (left > 0) arm(left);
-      else controller.abort();
+      else fire();
     }, delay);
   };
   arm(ms);
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      disposed = true;
-      clearTimeout(timer);
-    },
+  return () => {
+    disposed = true;
+    clearTimeout(timer);
   };
+}
+
+/**
+ * When a call still under way is checked for a current tab that never yields
+ * (stuck-script-watch.ts): once it has outlived the upstream's own deadline
+ * by the margin, where that comes before its deadline. The upstream answers
+ * most calls on such a tab at its deadline, and the hang check follows; an
+ * evaluate, a navigate or a long wait is not bounded by it, and their
+ * deadline (63 s by default) would pass the 60 s an SDK client waits.
+ */
+export function currentTabCheckMs(deadlineMs: number): number | undefined {
+  const at = UPSTREAM_CALL_DEADLINE_MS + MARGIN_MS;
+  return deadlineMs > at + MARGIN_MS ? at : undefined;
 }
 
 /**
@@ -66,7 +75,8 @@ export async function forwardToolCall(
 ): Promise<CallToolResult> {
   const progressToken = params._meta?.progressToken;
   const { _meta: _clientMeta, ...call } = params;
-  const deadline = callDeadline(deadlineMs, launches);
+  const deadline = new AbortController();
+  const disarm = afterCallTime(deadlineMs, launches, () => deadline.abort());
   const pending = upstream.callTool(call, undefined, {
     // Aborting sends the upstream notifications/cancelled, as the client's own cancel does.
     signal: AbortSignal.any([extra.signal, deadline.signal]),
@@ -85,6 +95,6 @@ export async function forwardToolCall(
     const text = `### Error\nTimeout ${deadlineMs}ms exceeded: ${params.name} did not finish (the page may be stuck); the bridge cancelled it so the session can go on.`;
     return { content: [{ type: 'text', text }], isError: true };
   } finally {
-    deadline.dispose();
+    disarm();
   }
 }

@@ -32,6 +32,16 @@ export class HangWatch {
     return this.#noteFor(await this.#browser.closeHungPages().catch(() => NO_HUNG_PAGES));
   }
 
+  /**
+   * The check while a call is still under way: its note only when it closed
+   * pages (which ends the call). What it finds and leaves open may change
+   * before the call ends; the check after a timeout says that.
+   */
+  async duringCall(): Promise<string | undefined> {
+    const found = await this.#browser.closeHungPages().catch(() => NO_HUNG_PAGES);
+    return found.closed.length || found.closing.length ? this.#noteFor({ ...NO_HUNG_PAGES, closed: found.closed, closing: found.closing }) : undefined;
+  }
+
   /** Starts the check in the background; `pendingNote` hands its note to the next call. */
   afterCancel(): void {
     if (!this.#browser.running) return;

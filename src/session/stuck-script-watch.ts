@@ -1,5 +1,6 @@
 import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Logger } from '../log.ts';
+import { afterCallTime } from './forward-call.ts';
 import { named } from './result-notes.ts';
 
 // A call this long under way may be waiting on a frame or a background tab
@@ -8,12 +9,21 @@ const FIRST_CHECK_MS = 3000;
 // Between checks while the call goes on: a script may start again.
 const NEXT_CHECK_MS = 5000;
 
+/** The current tab's check while a call goes on: after `afterMs` of the call's own time, the hang check's note when it closed pages. */
+export interface CurrentTabCheck {
+  afterMs: number | undefined;
+  run(): Promise<string | undefined>;
+}
+
 /**
  * While a tool call runs past FIRST_CHECK_MS, stops the script of frames in
  * other renderers, and of tabs other than the current one, that no longer
- * answer, so the call goes on; the note says which.
+ * answer, so the call goes on; the note says which. Past `currentTab.afterMs`
+ * the current tab is checked too: closing it ends the call.
  */
-export async function withStuckScriptsStopped<T>(browser: SessionBrowser, log: Logger, sessionId: string, call: Promise<T>): Promise<{ value: T; note: string | undefined }> {
+export async function withStuckScriptsStopped<T>(browser: SessionBrowser, log: Logger, sessionId: string, call: Promise<T>, currentTab?: CurrentTabCheck): Promise<{ value: T; note: string | undefined }> {
+  let currentTabNote: Promise<string | undefined> | undefined;
+  const disarm = currentTab?.afterMs === undefined ? undefined : afterCallTime(currentTab.afterMs, browser.launches, () => void (currentTabNote = currentTab.run().catch(() => undefined)));
   const frames = new Set<string>();
   const tabs = new Set<string>();
   let done = false;
@@ -30,11 +40,12 @@ export async function withStuckScriptsStopped<T>(browser: SessionBrowser, log: L
     const value = await call;
     const all = [...frames, ...tabs];
     if (all.length) log.warn(`session ${sessionId}: stopped the script of ${all.length} unresponsive frame(s) or tab(s): ${all.slice(0, 5).join(', ')}`);
-    const notes = [frames.size ? frameNote([...frames]) : undefined, tabs.size ? tabNote([...tabs]) : undefined].filter((note) => note !== undefined);
+    const notes = [frames.size ? frameNote([...frames]) : undefined, tabs.size ? tabNote([...tabs]) : undefined, await currentTabNote].filter((note) => note !== undefined);
     return { value, note: notes.length ? notes.join('\n') : undefined };
   } finally {
     done = true;
     clearTimeout(timer);
+    disarm?.();
   }
 }
 
