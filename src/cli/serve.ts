@@ -49,7 +49,7 @@ export default defineCommand({
       await (await import('../metrics/metrics.ts')).enableMetrics();
       const { serveHttp } = await import('../transport/http/http-server.ts');
       const { warmPool } = await import('../session/warm-pool-setup.ts');
-      const { takesDefaultLaunch } = await import('../session/bridge-session.ts');
+      const { takesDefaultLaunch } = await import('../session/default-launch.ts');
       const holder: { pool?: ReturnType<typeof warmPool> } = {};
       const make = (overrides: SessionOverrides = {}, prelaunch = false) => new BridgeSession({ ...inputs, overrides, pool: holder.pool, prelaunch });
       holder.pool = warmPool({ config, upstreamConfig, log, make: () => make() });

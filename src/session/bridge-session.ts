@@ -20,10 +20,9 @@ import { callDeadlineMs, currentTabCheckMs, forwardToolCall } from './forward-ca
 import { localTools } from './local-tools/index.ts';
 import { toolLabel } from './tool-label.ts';
 import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
-import { isHidden, isInputTool, UNSAFE_CODE_TOOL, USER_SCRIPT_TOOLS, visibleUpstreamTools } from './tool-policy.ts';
+import { isInputTool, refusal, USER_SCRIPT_TOOLS, visibleUpstreamTools } from './tool-policy.ts';
 import { userCodeOf } from './user-code.ts';
 import { SERVER_INFO, SERVER_OPTIONS } from './server-identity.ts';
-import type { SessionOverrides } from './session-overrides.ts';
 import type { Activity } from './activity.ts';
 import { observeToolCall } from '../metrics/metrics.ts';
 import { SessionLaunch, type LaunchInputs } from './session-launch.ts';
@@ -43,12 +42,6 @@ export interface SessionOptions extends LaunchInputs {
   pool?: WarmPool<BridgeSession>;
   /** Stdio: the launch started before the MCP side was loaded. */
   launch?: SessionLaunch;
-}
-
-/** A session whose browser a warm pool browser can be: the process defaults, nothing of its own. */
-export function takesDefaultLaunch(config: Config, overrides: SessionOverrides = {}): boolean {
-  const own = Object.values(overrides).some((value) => value !== undefined);
-  return !own && !config.userDataDir && !config.extensionPaths?.length && !config.geoipProxyMatch && !config.cdpEnabled && !config.proxyServer;
 }
 
 /**
@@ -218,13 +211,8 @@ export class BridgeSession {
   async #dispatch(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]): Promise<CallToolResult> {
     const local = localTools.get(params.name);
     if (local) return jsonResult(local.run(this.#facts()));
-    if (this.#ownOutputDir && this.#outputBytes > this.#config.sessionOutputMaxBytes)
-      return {
-        content: [{ type: 'text' as const, text: `### Error\nThis session's files take ${this.#outputBytes} bytes, more than --session-output-max-bytes (${this.#config.sessionOutputMaxBytes}): its browser tools are stopped. Read what you need with resources/read, end the session and start a new one, or ask the operator to raise the limit.` }],
-        isError: true,
-      };
-    if (isHidden(params.name, this.#unsafeCodeAllowed))
-      throw new McpError(ErrorCode.InvalidParams, `Tool ${UNSAFE_CODE_TOOL} is disabled on this server: it runs code inside the server process. The operator can enable it with --allow-unsafe-code.`);
+    const refused = refusal(params.name, { unsafeCodeAllowed: this.#unsafeCodeAllowed, outputBytes: this.#outputBytes, outputMaxBytes: this.#ownOutputDir ? this.#config.sessionOutputMaxBytes : undefined });
+    if (refused) return refused;
     const closedAfterCancel = await this.#hangs.pendingNote();
     const forward = USER_SCRIPT_TOOLS.has(params.name) ? () => this.#asUserScript(params, () => this.#forward(params, extra)) : () => this.#forward(params, extra);
     const retry = { name: params.name, browser: this.browser, forward, log: this.#options.log, sessionId: this.id };

@@ -1,4 +1,5 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '../mcp-sdk.ts';
 
 // Runs client code in a node:vm inside this process: it can read other
 // sessions' pages and reach `process`. Hidden unless the operator opts in.
@@ -18,6 +19,18 @@ export function visibleUpstreamTools(tools: Tool[], allowUnsafeCode: boolean): T
   return allowUnsafeCode ? tools : tools.filter((t) => t.name !== UNSAFE_CODE_TOOL);
 }
 
-export function isHidden(name: string, allowUnsafeCode: boolean): boolean {
-  return name === UNSAFE_CODE_TOOL && !allowUnsafeCode;
+/**
+ * A call this session does not run: a hidden tool (an MCP error, as for an
+ * unknown tool), or any browser tool once the session's files passed their
+ * limit (outputMaxBytes: undefined when the directory is not the session's own).
+ */
+export function refusal(name: string, session: { unsafeCodeAllowed: boolean; outputBytes: number; outputMaxBytes: number | undefined }): CallToolResult | undefined {
+  if (session.outputMaxBytes !== undefined && session.outputBytes > session.outputMaxBytes)
+    return {
+      content: [{ type: 'text', text: `### Error\nThis session's files take ${session.outputBytes} bytes, more than --session-output-max-bytes (${session.outputMaxBytes}): its browser tools are stopped. Read what you need with resources/read, end the session and start a new one, or ask the operator to raise the limit.` }],
+      isError: true,
+    };
+  if (name === UNSAFE_CODE_TOOL && !session.unsafeCodeAllowed)
+    throw new McpError(ErrorCode.InvalidParams, `Tool ${UNSAFE_CODE_TOOL} is disabled on this server: it runs code inside the server process. The operator can enable it with --allow-unsafe-code.`);
+  return undefined;
 }

@@ -1,7 +1,8 @@
 import { attaching, type UpstreamConfig } from '../config/upstream.ts';
 import type { Config } from '../config/settings.ts';
 import type { Logger } from '../log.ts';
-import { takesDefaultLaunch, type BridgeSession } from './bridge-session.ts';
+import type { BridgeSession } from './bridge-session.ts';
+import { takesDefaultLaunch } from './default-launch.ts';
 import { WarmPool } from './warm-pool.ts';
 
 /**

@@ -2,6 +2,7 @@ import { contextEvent, destroyedEvent } from './context-ledger.ts';
 import { argumentsWantingPreview, CONSOLE_API_CALLED, previewArrived, releaseCall, type ReplayedCall } from './console-replay.ts';
 import type { Slot } from './ordered-outbox.ts';
 import type { UserAgentOverride } from '../client-hints.ts';
+import { onQuietTargetCommand, type QuietTarget } from './driver-commands.ts';
 import { OwnCommands } from './own-commands.ts';
 import { newSessionState, newSync, nextStep, type SessionState } from './session-state.ts';
 import { UserAgentHints } from './user-agent-hints.ts';
@@ -77,6 +78,7 @@ export class QuietRuntime {
   #own = new OwnCommands();
   /** Playwright's Page.createIsolatedWorld ids → session: a new world to sync after. */
   #worldRequests = new Map<number, string>();
+  #quietTarget: QuietTarget = { worldRequests: this.#worldRequests, toDriver: (message) => this.#toDriver(message), requestSync: (sessionId, state) => this.#requestSync(sessionId, state) };
   #hold: () => Slot;
   #toBrowser: (message: string) => void;
   #toDriver: (message: string) => void;
@@ -172,28 +174,7 @@ export class QuietRuntime {
     const state = message.sessionId ? this.#sessions.get(message.sessionId) : undefined;
     if (!state || !QUIET_TYPES.has(state.type)) return true;
     const sessionId = message.sessionId!;
-    if (method === 'Runtime.addBinding') {
-      // One context's binding lives and dies with that context.
-      if (message.params?.executionContextId === undefined) state.bindings.set(String(message.params?.name), message.params?.executionContextName as string | undefined);
-      return true;
-    }
-    if (method === 'Runtime.removeBinding') {
-      state.bindings.delete(String(message.params?.name));
-      return true;
-    }
-    if (method === 'Page.createIsolatedWorld') {
-      this.#worldRequests.set(message.id!, sessionId);
-      return true;
-    }
-    if (method === 'Runtime.disable') {
-      // Already off; Playwright's own enable/disable retry (WebView) still gets its answer.
-      this.#toDriver(JSON.stringify({ id: message.id, result: {}, sessionId }));
-      return false;
-    }
-    state.quiet = true;
-    state.enables.push(message.id!);
-    this.#requestSync(sessionId, state);
-    return false;
+    return onQuietTargetCommand(method, message, sessionId, state, this.#quietTarget);
   }
 
   /**
