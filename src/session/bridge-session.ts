@@ -214,7 +214,8 @@ export class BridgeSession {
     const refused = refusal(params.name, { unsafeCodeAllowed: this.#unsafeCodeAllowed, outputBytes: this.#outputBytes, outputMaxBytes: this.#ownOutputDir ? this.#config.sessionOutputMaxBytes : undefined });
     if (refused) return refused;
     const closedAfterCancel = await this.#hangs.pendingNote();
-    const forward = USER_SCRIPT_TOOLS.has(params.name) ? () => this.#asUserScript(params, () => this.#forward(params, extra)) : () => this.#forward(params, extra);
+    const deadlineMs = callDeadlineMs(params.name, params.arguments, this.#options.upstreamConfig.timeouts?.navigation ?? 60_000);
+    const forward = USER_SCRIPT_TOOLS.has(params.name) ? () => this.#asUserScript(params, () => this.#forward(params, extra, deadlineMs)) : () => this.#forward(params, extra, deadlineMs);
     const retry = { name: params.name, browser: this.browser, forward, log: this.#options.log, sessionId: this.id };
     // Only a snapshot cannot make the page log: it may share the last result's console flush.
     if (params.name !== 'browser_snapshot') this.browser.actionStarts();
@@ -223,7 +224,7 @@ export class BridgeSession {
     let result: CallToolResult;
     let stuckNote: string | undefined;
     try {
-      const currentTab = { afterMs: currentTabCheckMs(this.#deadline(params)), run: () => this.#hangs.duringCall() };
+      const currentTab = { afterMs: currentTabCheckMs(deadlineMs), run: () => this.#hangs.duringCall() };
       ({ value: result, note: stuckNote } = await withStuckScriptsStopped(this.browser, this.#options.log, this.id, forward(), currentTab));
       bundleCodeCacheReady();
       for (const retried of [retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation]) if (result.isError && !extra.signal.aborted) result = await retried(result, sent, retry);
@@ -254,18 +255,14 @@ export class BridgeSession {
    * again. The check starts on the abort itself, before the client's next
    * request (which may come in the same read) is handled.
    */
-  async #forward(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]): Promise<CallToolResult> {
+  async #forward(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2], deadlineMs: number): Promise<CallToolResult> {
     const onCancel = () => this.#hangs.afterCancel();
     extra.signal.addEventListener('abort', onCancel, { once: true });
     try {
-      return await forwardToolCall(this.#requireUpstream(), params, extra, this.#deadline(params), this.browser.launches);
+      return await forwardToolCall(this.#requireUpstream(), params, extra, deadlineMs, this.browser.launches);
     } finally {
       extra.signal.removeEventListener('abort', onCancel);
     }
-  }
-
-  #deadline(params: { name: string; arguments?: Record<string, unknown> }): number {
-    return callDeadlineMs(params.name, params.arguments, this.#options.upstreamConfig.timeouts?.navigation ?? 60_000);
   }
 
   // Over stdio the one local user started the server and may run code in it, as upstream.

@@ -20,7 +20,7 @@ interface ServerPage {
 let patched = false;
 
 /** Moves the last message back past those logged after it. */
-export function placeLastByTime(messages: ServerMessage[]): void {
+function placeLastByTime(messages: ServerMessage[]): void {
   const last = messages.length - 1;
   const time = messages[last]?.timestamp();
   if (typeof time !== 'number') return;
