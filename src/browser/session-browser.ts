@@ -17,13 +17,7 @@ import { UserScripts } from './user-scripts.ts';
 import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
 import { consoleMayHaveChanged } from './quiet-runtime/console-flush.ts';
 import type { BrowserHooks } from './browser-hooks.ts';
-
-/** When this session's browser launches end (forward-call.ts counts a call's deadline from then). */
-export interface LaunchClock {
-  inFlight(): Promise<void> | undefined;
-  /** performance.now() when the last launch ended; -Infinity before any. */
-  endedAt(): number;
-}
+import { LaunchTimes, type LaunchClock } from './launch-clock.ts';
 
 /** How long closing a browser's contexts may take before the browser itself is closed. */
 const CONTEXT_CLOSE_MS = 5_000;
@@ -37,9 +31,8 @@ export class SessionBrowser {
   #log: Logger;
   #hooks: BrowserHooks;
   #pending: Promise<BrowserContext> | undefined;
-  /** The launch (or warm page opening) still running, if any. */
-  #inFlight: Promise<void> | undefined;
-  #launchEndedAt = -Infinity;
+  /** The launch (or warm page opening) still running, and when the last one ended. */
+  readonly #times = new LaunchTimes();
   #browser: Browser | undefined;
   /** Set for a persistent profile: closing it (not the browser) flushes cookies and storage. */
   #persistent: BrowserContext | undefined;
@@ -78,7 +71,7 @@ export class SessionBrowser {
 
   #ensureLaunched(): Promise<BrowserContext> {
     if (this.#closed) return Promise.reject(new Error('The session is closed.'));
-    this.#pending ??= this.#track(
+    this.#pending ??= this.#times.track(
       this.#launch().catch((error: unknown) => {
         this.#pending = undefined;
         throw error;
@@ -87,27 +80,9 @@ export class SessionBrowser {
     return this.#pending;
   }
 
-  #track(launch: Promise<BrowserContext>): Promise<BrowserContext> {
-    const settled = launch.then(
-      () => {},
-      () => {},
-    );
-    this.#inFlight = settled;
-    void settled.then(() => {
-      this.#launchEndedAt = performance.now();
-      if (this.#inFlight === settled) this.#inFlight = undefined;
-    });
-    return launch;
-  }
-
-  /**
-   * The launch under way (settles when it ends; undefined when none is) and
-   * when the last one ended: a tool call's deadline counts from the later of
-   * its start and that end, as the upstream's timeouts count from its
-   * browser being up. A launch is bounded by its own timeouts.
-   */
+  /** The launch under way and when the last one ended (launch-clock.ts). */
   get launches(): LaunchClock {
-    return { inFlight: () => this.#inFlight, endedAt: () => this.#launchEndedAt };
+    return this.#times.clock;
   }
 
   /** Starts the launch now; a failure is reported again by the first context() call. */
@@ -136,7 +111,7 @@ export class SessionBrowser {
     const pending = this.#pending;
     if (!pending || this.#contextGiven) return Promise.resolve();
     this.#warm = true;
-    this.#pending = this.#track(
+    this.#pending = this.#times.track(
       pending.then(async (context) => {
         await openPageAhead(context);
         // A browser that died meanwhile: the upstream, handed its context after

@@ -20,7 +20,7 @@ import { callDeadlineMs, currentTabCheckMs, forwardToolCall } from './forward-ca
 import { localTools } from './local-tools/index.ts';
 import { toolLabel } from './tool-label.ts';
 import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
-import { isInputTool, refusal, USER_SCRIPT_TOOLS, visibleUpstreamTools } from './tool-policy.ts';
+import { isInputTool, refusal, unsafeCodeAllowed, USER_SCRIPT_TOOLS, visibleUpstreamTools } from './tool-policy.ts';
 import { userCodeOf } from './user-code.ts';
 import { SERVER_INFO, SERVER_OPTIONS } from './server-identity.ts';
 import type { Activity } from './activity.ts';
@@ -28,6 +28,7 @@ import { observeToolCall } from '../metrics/metrics.ts';
 import { SessionLaunch, type LaunchInputs } from './session-launch.ts';
 import type { WarmPool } from './warm-pool.ts';
 import { SessionFiles } from './files/session-files.ts';
+import { withNotesAndFiles } from './files/result-files.ts';
 import { capResult } from './result-cap.ts';
 import { connectUpstream } from './upstream-link.ts';
 import { HangWatch } from './hang-watch.ts';
@@ -163,7 +164,7 @@ export class BridgeSession {
     );
     const tools = await this.#upstreamTools;
     this.#upstreamToolCount = tools.length;
-    return [...visibleUpstreamTools(tools, this.#unsafeCodeAllowed), ...[...localTools.values()].map((t) => t.schema)];
+    return [...visibleUpstreamTools(tools, unsafeCodeAllowed(this.#config)), ...[...localTools.values()].map((t) => t.schema)];
   }
 
   async #callTool(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]) {
@@ -193,25 +194,19 @@ export class BridgeSession {
     await this.browser.relaunchNext();
   }
 
-  /** Links the files a result names, announces new files, keeps the byte count. */
+  /** The browser's notes and links to the files a result names; new files announced, the byte count kept. */
   async #withFiles(answer: CallToolResult): Promise<CallToolResult> {
-    let result = answer;
-    await this.browser.notesSettled();
-    const notes = this.browser.takeNotes();
-    if (notes.length) result = withNote(result, notes.join('\n'));
-    const links = await this.files.linksIn(textOf(result), process.cwd()).catch(() => []);
-    const state = await this.files.refresh(links.length > 0 || notes.length > 0).catch(() => undefined);
-    if (state?.changed) {
-      this.#outputBytes = state.bytes;
-      await this.server.sendResourceListChanged().catch(() => {});
-    }
-    return links.length ? { ...result, content: [...(result.content ?? []), ...links] } : result;
+    const { result, bytes } = await withNotesAndFiles(answer, this.browser, this.files);
+    if (bytes === undefined) return result;
+    this.#outputBytes = bytes;
+    await this.server.sendResourceListChanged().catch(() => {});
+    return result;
   }
 
   async #dispatch(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]): Promise<CallToolResult> {
     const local = localTools.get(params.name);
     if (local) return jsonResult(local.run(this.#facts()));
-    const refused = refusal(params.name, { unsafeCodeAllowed: this.#unsafeCodeAllowed, outputBytes: this.#outputBytes, outputMaxBytes: this.#ownOutputDir ? this.#config.sessionOutputMaxBytes : undefined });
+    const refused = refusal(params.name, { unsafeCodeAllowed: unsafeCodeAllowed(this.#config), outputBytes: this.#outputBytes, outputMaxBytes: this.#ownOutputDir ? this.#config.sessionOutputMaxBytes : undefined });
     if (refused) return refused;
     const closedAfterCancel = await this.#hangs.pendingNote();
     const deadlineMs = callDeadlineMs(params.name, params.arguments, this.#options.upstreamConfig.timeouts?.navigation ?? 60_000);
@@ -263,11 +258,6 @@ export class BridgeSession {
     } finally {
       extra.signal.removeEventListener('abort', onCancel);
     }
-  }
-
-  // Over stdio the one local user started the server and may run code in it, as upstream.
-  get #unsafeCodeAllowed(): boolean {
-    return this.#config.allowUnsafeCode ?? this.#config.transport === 'stdio';
   }
 
   #facts(): SessionFacts {

@@ -1,7 +1,7 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '../mcp-sdk.ts';
-import type { LaunchClock } from '../browser/session-browser.ts';
+import type { LaunchClock } from '../browser/launch-clock.ts';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

@@ -15,6 +15,11 @@ export function isInputTool(name: string): boolean {
   return INPUT_TOOLS.test(name);
 }
 
+/** Over stdio the one local user started the server and may run code in it, as with the upstream; over HTTP only when the operator says so. */
+export function unsafeCodeAllowed(config: { allowUnsafeCode?: boolean | undefined; transport: string }): boolean {
+  return config.allowUnsafeCode ?? config.transport === 'stdio';
+}
+
 export function visibleUpstreamTools(tools: Tool[], allowUnsafeCode: boolean): Tool[] {
   return allowUnsafeCode ? tools : tools.filter((t) => t.name !== UNSAFE_CODE_TOOL);
 }

@@ -1,4 +1,5 @@
 import type { Slot } from './ordered-outbox.ts';
+import type { SessionState } from './session-state.ts';
 
 // What a page logged reaches Playwright at the shim's syncs (runtime-shim.ts),
 // replayed by Runtime.enable from V8's console storage. Two things differ from
@@ -109,4 +110,28 @@ export function previewArrived(call: ReplayedCall, index: number, preview: unkno
   if (preview) call.message.params.args[index]!.preview = preview;
   call.waiting.delete(index);
   if (!call.waiting.size) releaseCall(call);
+}
+
+/** A replayed call waits this long at most for its previews (a page busy from then on never answers). */
+const PREVIEW_DEADLINE_MS = 300;
+
+/**
+ * A message a sync replayed, on a session that keeps its console: null to
+ * deliver it as it is, [] when it was delivered before (dropped) or holds its
+ * place in the pipe until its arguments' previews arrive.
+ */
+export function replayedMessage(state: SessionState, start: string, raw: string, hold: () => Slot): string[] | null {
+  const sync = state.sync;
+  // What the storage holds (a first pass replays all of it): whether to empty it.
+  if (sync?.pass === 1) sync.storage.count(start, raw);
+  if (!state.keys.admit(raw)) return [];
+  if (sync) sync.replayed = true;
+  if (!sync || !start.startsWith(CONSOLE_API_CALLED)) return null;
+  const message = JSON.parse(raw) as ReplayedCall['message'];
+  const wanted = argumentsWantingPreview(message);
+  if (!wanted.length) return null;
+  const call: ReplayedCall = { message, waiting: new Set(wanted), slot: hold() };
+  sync.calls.push(call);
+  setTimeout(() => releaseCall(call), PREVIEW_DEADLINE_MS).unref();
+  return [];
 }

@@ -1,5 +1,5 @@
 import { contextEvent, destroyedEvent } from './context-ledger.ts';
-import { argumentsWantingPreview, CONSOLE_API_CALLED, previewArrived, releaseCall, type ReplayedCall } from './console-replay.ts';
+import { previewArrived, releaseCall, replayedMessage } from './console-replay.ts';
 import type { Slot } from './ordered-outbox.ts';
 import type { UserAgentOverride } from '../client-hints.ts';
 import { onQuietTargetCommand, type QuietTarget } from './driver-commands.ts';
@@ -62,8 +62,6 @@ import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST
  * the page logged; the upstream's reads flush explicitly (console-flush.ts).
  */
 const FLUSH_AFTER_MS = 1000;
-/** A replayed call waits this long at most for its previews (a page busy from then on never answers). */
-const PREVIEW_DEADLINE_MS = 300;
 export interface ShimCounters {
   syncs: number;
   contextsCreated: number;
@@ -211,20 +209,7 @@ export class QuietRuntime {
       if (state.sync) state.sync.replayed = true;
       return null;
     }
-    const raw = full();
-    const sync = state.sync;
-    // What the storage holds (a first pass replays all of it): whether to empty it.
-    if (sync?.pass === 1) sync.storage.count(start, raw);
-    if (!state.keys.admit(raw)) return [];
-    if (sync) sync.replayed = true;
-    if (!sync || !start.startsWith(CONSOLE_API_CALLED)) return null;
-    const message = JSON.parse(raw) as ReplayedCall['message'];
-    const wanted = argumentsWantingPreview(message);
-    if (!wanted.length) return null;
-    const call: ReplayedCall = { message, waiting: new Set(wanted), slot: this.#hold() };
-    sync.calls.push(call);
-    setTimeout(() => releaseCall(call), PREVIEW_DEADLINE_MS).unref();
-    return [];
+    return replayedMessage(state, start, full(), this.#hold);
   }
 
   #onEvent(raw: string, message: Message): string[] | null {

@@ -1,6 +1,7 @@
 import { PACKAGE_NAME, PACKAGE_VERSION, UPSTREAM_PACKAGE, UPSTREAM_VERSION } from '../../package-info.ts';
 import { runtimeInfo } from '../../runtime.ts';
 import { defineLocalTool } from './local-tool.ts';
+import { unsafeCodeAllowed } from '../tool-policy.ts';
 
 export const stealthBridgeInfo = defineLocalTool(
   'stealth_bridge_info',
@@ -17,7 +18,7 @@ export const stealthBridgeInfo = defineLocalTool(
       engine: facts.config.browserEngine,
       upstream: { package: UPSTREAM_PACKAGE, version: UPSTREAM_VERSION, toolCount: facts.upstreamToolCount() ?? null },
       localTools: facts.localToolNames,
-      unsafeCodeAllowed: facts.config.allowUnsafeCode ?? facts.transport === 'stdio',
+      unsafeCodeAllowed: unsafeCodeAllowed(facts.config),
       session: {
         id: facts.id,
         headless: facts.config.headless,
