@@ -91,7 +91,7 @@ export interface ReplayedCall {
  * The arguments of a replayed console call that Playwright would render from a
  * preview (a plain object or an array: other objects read as their description).
  */
-export function argumentsWantingPreview(message: { params?: { args?: RemoteObject[] } }): number[] {
+function argumentsWantingPreview(message: { params?: { args?: RemoteObject[] } }): number[] {
   const out: number[] = [];
   (message.params?.args ?? []).forEach((arg, index) => {
     if (arg.type === 'object' && arg.objectId && !arg.preview && (arg.subtype === 'array' || (arg.subtype === undefined && arg.description === 'Object'))) out.push(index);
