@@ -1,7 +1,7 @@
 import { settings, type Setting } from './settings.ts';
 import { UPSTREAM_FLAGS, type Disposition } from './upstream-flags.ts';
 
-// Renders the settings table for `--help` and the README from the one schema.
+// Renders the settings table for `--help` and docs/configuration.md from the one schema.
 const SECTION_TITLES: Record<Setting<unknown>['section'], string> = {
   browser: 'Browser',
   identity: 'Proxy, GeoIP matching, profiles, extensions and context options',

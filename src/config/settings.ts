@@ -1,5 +1,5 @@
-// The settings, one file per section of --help and the README table;
-// their order here is the order of the README table.
+// The settings, one file per section of --help and of the table in
+// docs/configuration.md; their order here is the order of that table.
 import { browserSettings } from './settings/browser.ts';
 import { identitySettings } from './settings/identity.ts';
 import { serverSettings } from './settings/server.ts';

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Logger } from '../log.ts';
 
-/** Grace after SIGTERM before SIGKILL, and the wait after SIGKILL (issue 7; the stop timeout documented in the README covers 2 × (8 + 2) s). */
+/** Grace after SIGTERM before SIGKILL, and the wait after SIGKILL (issue 7; the stop timeout documented in docs/container.md covers 2 × (8 + 2) s). */
 export const TERM_GRACE_MS = 8_000;
 export const KILL_GRACE_MS = 2_000;
 

@@ -1,6 +1,6 @@
 import type { Kind } from '../kinds.ts';
 
-// The one table of settings: flags, env names, defaults, `--help`, the README
+// The one table of settings: flags, env names, defaults, `--help`, the docs
 // table and validation all read from here. A default is written the way a user
 // would type it and goes through the same validation as user input.
 export interface Setting<T> {
