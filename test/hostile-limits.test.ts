@@ -52,10 +52,13 @@ describe('hostile pages at the limits: every call returns bounded, and the sessi
     } else {
       // Playwright's navigation timeout (60000 ms) or, when the hung renderer
       // holds Playwright past it, the bridge's own deadline (63000 ms). A
-      // renderer still parsing answers the hang probe and keeps its page.
-      assert.match(nav, /Timeout 6[03]000ms exceeded/);
+      // renderer still parsing answers the hang probe and keeps its page; one
+      // that has answered nothing for 33 s (the current-tab check) is closed,
+      // which ends the navigation early with the note.
       const closed = /stopped responding.*it was closed so this session can go on/.test(nav);
-      t.diagnostic(`the 50 MB page did not load in 60 s; the answer says so${closed ? ' and the page was closed' : ' (the renderer still answered, so the page stayed)'}`);
+      if (!closed) assert.match(nav, /Timeout 6[03]000ms exceeded/);
+      else assert.match(nav, /Target page, context or browser has been closed|Timeout 6[03]000ms exceeded/);
+      t.diagnostic(`the 50 MB page did not load; the answer says so${closed ? ' and the page was closed' : ' (the renderer still answered, so the page stayed)'}`);
     }
     assert.deepEqual(d.slow, []);
     await d.go('/calm');
