@@ -1,7 +1,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { SessionBrowser } from '../../browser/session-browser.ts';
 import { textOf, withNote } from '../result-notes.ts';
 import type { SessionFiles } from './session-files.ts';
+
+/** Where the notes of the browser's guards come from: the session's browser. */
+export interface NoteSource {
+  notesSettled(): Promise<void>;
+  takeNotes(): string[];
+}
 
 /**
  * A tool's result as the client gets it: what the browser's guards did meanwhile
@@ -9,7 +14,7 @@ import type { SessionFiles } from './session-files.ts';
  * file of the session it names. `bytes` is the session's new total when its
  * files changed (the caller announces the new list).
  */
-export async function withNotesAndFiles(answer: CallToolResult, browser: SessionBrowser, files: SessionFiles): Promise<{ result: CallToolResult; bytes?: number }> {
+export async function withNotesAndFiles(answer: CallToolResult, browser: NoteSource, files: SessionFiles): Promise<{ result: CallToolResult; bytes?: number }> {
   let result = answer;
   await browser.notesSettled();
   const notes = browser.takeNotes();
