@@ -50,6 +50,17 @@ async function probe(context: BrowserContext, page: Page, probeMs: number): Prom
   }
 }
 
+/**
+ * Whether the page's document has not reached DOMContentLoaded: a renderer
+ * silent then may be parsing a document of tens of MB rather than running a
+ * script that never yields (Playwright's client keeps the frame's load states;
+ * not public API, so unknown reads as loaded).
+ */
+function stillLoading(page: Page): boolean {
+  const states = (page.mainFrame() as unknown as { _loadStates?: unknown })._loadStates;
+  return states instanceof Set && !states.has('domcontentloaded');
+}
+
 /** Follows what the check needs to tell a silent page from a stuck one: waiting navigations, open dialogs. */
 export function watchForHangCheck(context: BrowserContext): void {
   watchNavigations(context);
@@ -65,6 +76,8 @@ const WAITING_LIMIT_MS = 30_000;
 export interface HungPages {
   closed: string[];
   closing: string[];
+  /** Of those closed or closing, the ones whose document had not finished loading (no DOMContentLoaded): busy parsing it, or running a script of it. */
+  loading: string[];
   /** Pages that answer but have no root element (left open: the page may add one back). */
   rootless: string[];
   /** Pages that answer but replaced their document while watched (left open). */
@@ -78,7 +91,7 @@ export interface HungPages {
 }
 
 /** A check that found nothing (no browser, or it failed). */
-export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], rootless: [], reloading: [], navigating: [], waiting: [], dialogs: [] };
+export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], loading: [], rootless: [], reloading: [], navigating: [], waiting: [], dialogs: [] };
 
 /**
  * Closes the pages whose renderer stopped answering (the browser kills the
@@ -117,6 +130,8 @@ export async function closeUnresponsivePages(context: BrowserContext, options: {
   const hung = pages.filter((_, i) => states[i] === 'stuck');
   const urlsIn = (state: PageState) => pages.filter((_, i) => states[i] === state).map((page) => page.url());
   const urls = new Map([...already, ...hung].map((page) => [page, page.url()]));
+  // Read before the close, which ends the load either way.
+  const loading = hung.filter(stillLoading).map((page) => urls.get(page)!);
   // A script that never yields goes on while its page closes (Chromium waits for its unload, and a
   // renderer lives on while any of its pages does): one opening popups in a loop opens more meanwhile.
   const stops = options.stops;
@@ -136,5 +151,5 @@ export async function closeUnresponsivePages(context: BrowserContext, options: {
   const held = states.includes('held');
   const current = held && withDialog[0] ? await makeCurrentTab(withDialog[0].page) : false;
   const dialogs = held ? withDialog.map(({ page, dialog }, i) => ({ page: page.url(), type: dialog.type(), message: dialog.message(), current: i === 0 && current })) : [];
-  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), rootless: urlsIn('rootless'), reloading: urlsIn('reloading'), navigating, waiting: urlsIn('waiting'), dialogs };
+  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), loading, rootless: urlsIn('rootless'), reloading: urlsIn('reloading'), navigating, waiting: urlsIn('waiting'), dialogs };
 }

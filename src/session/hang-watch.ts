@@ -39,7 +39,7 @@ export class HangWatch {
    */
   async duringCall(): Promise<string | undefined> {
     const found = await this.#browser.closeHungPages().catch(() => NO_HUNG_PAGES);
-    return found.closed.length || found.closing.length ? this.#noteFor({ ...NO_HUNG_PAGES, closed: found.closed, closing: found.closing }) : undefined;
+    return found.closed.length || found.closing.length ? this.#noteFor({ ...NO_HUNG_PAGES, closed: found.closed, closing: found.closing, loading: found.loading }) : undefined;
   }
 
   /** Starts the check in the background; `pendingNote` hands its note to the next call. */
@@ -58,7 +58,7 @@ export class HangWatch {
     return pending;
   }
 
-  #noteFor({ closed, closing, rootless, reloading, navigating, waiting, dialogs }: HungPages): string | undefined {
+  #noteFor({ closed, closing, loading, rootless, reloading, navigating, waiting, dialogs }: HungPages): string | undefined {
     const all = [...closed, ...closing];
     if (all.length) this.#log.warn(`session ${this.#sessionId}: ${all.length} unresponsive page(s), ${closed.length} closed, ${closing.length} still closing: ${listed(all)}`);
     const notes = [];
@@ -73,7 +73,11 @@ export class HangWatch {
       notes.push(
         `Note: the page ${page} shows ${/^[aeiou]/.test(type) ? 'an' : 'a'} "${type}" dialog with message "${message.slice(0, 200)}". Until it is answered, that tab and the tabs sharing its renderer (the page that opened it, or that it opened) run no script, so calls on them time out; none was closed. ${current ? 'It is now the current tab: answer it with browser_handle_dialog, then select the tab you want with browser_tabs.' : 'Select it with browser_tabs, then answer it with browser_handle_dialog.'}`,
       );
-    if (closed.length) notes.push(`Note: the page${named(closed)} stopped responding (a script that never yields); ${closed.length > 1 ? 'they were' : 'it was'} closed so this session can go on. Navigate to continue.`);
+    // A renderer silent while its document loads may be parsing a huge one: the note does not guess which.
+    const [closedLoading, closedLoaded] = [closed.filter((url) => loading.includes(url)), closed.filter((url) => !loading.includes(url))];
+    if (closedLoaded.length) notes.push(`Note: the page${named(closedLoaded)} stopped responding (a script that never yields); ${closedLoaded.length > 1 ? 'they were' : 'it was'} closed so this session can go on. Navigate to continue.`);
+    if (closedLoading.length)
+      notes.push(`Note: the page${named(closedLoading)} stopped responding while ${closedLoading.length > 1 ? 'their documents were' : 'its document was'} still loading (a document too large to parse in time, or a script in it that never yields); ${closedLoading.length > 1 ? 'they were' : 'it was'} closed so this session can go on. Navigate to continue.`);
     // Said as it is: a page kept busy (not stuck) can take the browser longer to close than the check waits.
     if (closing.length) notes.push(`Note: the page${named(closing)} stopped responding (its scripts keep it busy); the browser is still closing ${closing.length > 1 ? 'them' : 'it'}. Navigate to continue; if the next call times out too, end the session and start a new one.`);
     return notes.length ? notes.join('\n') : undefined;

@@ -69,6 +69,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   // A synchronous request to an address that never answers: the page's thread waits in the network stack, not in script.
   '/sync-request': html('Blocking request', button('Load synchronously', "const x = new XMLHttpRequest(); x.open('GET', '/hang', false); x.send(); document.title = 'loaded'")),
   '/busy-loop': html('Busy page', `<p>spinning soon</p><script>setTimeout(() => { for (;;) {} }, 200)</script>`),
+  // The loop runs as the parser reaches it: the document never finishes loading (as a page of tens of MB still parsing).
+  '/busy-while-loading': html('Loading forever', '<p>before the script</p><script>for (;;) {}</script><p>after the script</p>'),
   '/worker-loop': html('Busy worker', `<p>worker spins</p><script>new Worker(URL.createObjectURL(new Blob(['for(;;){}'], { type: 'text/javascript' })))</script>`),
   '/never-loads': html('Never loads', '<p>an image that never arrives</p><img src="/hang">'),
   '/redirect-loop': '',
