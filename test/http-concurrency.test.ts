@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { waitFor } from './helpers/processes.ts';
@@ -27,7 +29,9 @@ describe(`${SESSIONS} concurrent HTTP sessions (the default cap)`, { timeout: 60
 
   before(async () => {
     // Default cap: no --http-session-max.
-    server = await startHttpServer(testEnv(output.path, { STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'info' }), ['--timeout-navigation', '180000']);
+    // A temp dir of its own: the sessions' throwaway profiles are counted there.
+    fs.mkdirSync(path.join(output.path, 'tmp'));
+    server = await startHttpServer(testEnv(output.path, { STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'info', TMPDIR: path.join(output.path, 'tmp') }), ['--timeout-navigation', '180000']);
   });
   after(async () => {
     await server?.stop();
@@ -62,5 +66,10 @@ describe(`${SESSIONS} concurrent HTTP sessions (the default cap)`, { timeout: 60
     assert.deepEqual(failed, [], 'every session completed');
     assert.ok(await waitFor(() => server.browsers().length === 0, 30_000), `Chromium left: ${server.browsers().length}`);
     assert.doesNotMatch(server.stderr(), /request failed/);
+    // Stopped at once, as an operator's restart may: Playwright was still removing the
+    // closed browsers' profiles (seconds, with this many), and the exit cut that short.
+    await server.stop();
+    const left = fs.readdirSync(path.join(output.path, 'tmp')).filter((name) => name.startsWith('playwright_chromiumdev_profile-') || name.startsWith('org.chromium.Chromium.'));
+    assert.deepEqual(left, [], 'no throwaway profile (or its socket dir) outlives the server');
   });
 });

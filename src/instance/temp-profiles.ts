@@ -14,6 +14,11 @@ const SOCKET_DIR_PREFIX = 'org.chromium.Chromium.';
 
 let report: ((dirs: string[]) => void) | undefined;
 const inUse = new Set<string>();
+// Playwright removes a closed browser's profile asynchronously (seconds, with
+// dozens closing at once), and a session counts as closed before that ends: a
+// server stopped right after its sessions closed left every one half removed.
+// Those still there when this process exits are removed then, synchronously.
+const removing = new Set<string>();
 
 /**
  * Watches every browser launch of this process (from here on) and reports the
@@ -31,8 +36,11 @@ export function trackThrowawayProfiles(onChange: (dirs: string[]) => void): void
     child.once('close', () => {
       inUse.delete(dir);
       report?.([...inUse]);
+      for (const earlier of removing) if (!fs.existsSync(earlier)) removing.delete(earlier);
+      removing.add(dir);
     });
   });
+  process.once('exit', () => removeThrowawayProfiles([...removing].filter((dir) => fs.existsSync(dir))));
 }
 
 function ownedDir(dir: string): boolean {
