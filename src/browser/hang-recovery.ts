@@ -51,14 +51,14 @@ async function probe(context: BrowserContext, page: Page, probeMs: number): Prom
 }
 
 /**
- * Whether the page's document has not reached DOMContentLoaded: a renderer
- * silent then may be parsing a document of tens of MB rather than running a
- * script that never yields (Playwright's client keeps the frame's load states;
- * not public API, so unknown reads as loaded).
+ * Whether the page's document has not fired its load event: a renderer silent
+ * then may be parsing or laying out a document of tens of MB rather than
+ * running a script that never yields (Playwright's client keeps the frame's
+ * load states; not public API, so unknown reads as loaded).
  */
 function stillLoading(page: Page): boolean {
   const states = (page.mainFrame() as unknown as { _loadStates?: unknown })._loadStates;
-  return states instanceof Set && !states.has('domcontentloaded');
+  return states instanceof Set && !states.has('load');
 }
 
 /** Follows what the check needs to tell a silent page from a stuck one: waiting navigations, open dialogs. */
@@ -76,7 +76,7 @@ const WAITING_LIMIT_MS = 30_000;
 export interface HungPages {
   closed: string[];
   closing: string[];
-  /** Of those closed or closing, the ones whose document had not finished loading (no DOMContentLoaded): busy parsing it, or running a script of it. */
+  /** Of those closed or closing, the ones whose document had not finished loading (no load event): busy parsing or laying it out, or running a script of it. */
   loading: string[];
   /** Pages that answer but have no root element (left open: the page may add one back). */
   rootless: string[];
