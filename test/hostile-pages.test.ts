@@ -75,7 +75,7 @@ describe('hostile pages: every tool call returns, says what happened as upstream
       const nav = await d.go('/busy-loop');
       return /stopped responding/.test(nav) ? nav : d.call('browser_wait_for', { time: 1 });
     }, NEVER_YIELDS],
-    // Silent before DOMContentLoaded, a renderer may as well be parsing a document of tens of MB: the note does not guess.
+    // Silent before its load event, a renderer may as well be parsing a document of tens of MB: the note does not guess.
     ['a page whose script never yields while its document loads', 'busy-loading', (d) => d.go('/busy-while-loading'),
       /stopped responding while its document was still loading \(a document too large to parse in time, or a script in it that never yields\); it was closed so this session can go on/],
     ['a click whose handler waits on a synchronous request that never answers', 'sync-request', async (d) => {

@@ -40,7 +40,8 @@ export function trackThrowawayProfiles(onChange: (dirs: string[]) => void): void
       removing.add(dir);
     });
   });
-  process.once('exit', () => removeThrowawayProfiles([...removing].filter((dir) => fs.existsSync(dir))));
+  // Those already gone are skipped there (not a directory of ours any more).
+  process.once('exit', () => removeThrowawayProfiles([...removing]));
 }
 
 function ownedDir(dir: string): boolean {

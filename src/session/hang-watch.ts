@@ -73,11 +73,12 @@ export class HangWatch {
       notes.push(
         `Note: the page ${page} shows ${/^[aeiou]/.test(type) ? 'an' : 'a'} "${type}" dialog with message "${message.slice(0, 200)}". Until it is answered, that tab and the tabs sharing its renderer (the page that opened it, or that it opened) run no script, so calls on them time out; none was closed. ${current ? 'It is now the current tab: answer it with browser_handle_dialog, then select the tab you want with browser_tabs.' : 'Select it with browser_tabs, then answer it with browser_handle_dialog.'}`,
       );
+    const closedNote = (urls: string[], why: (many: boolean) => string) => {
+      if (urls.length) notes.push(`Note: the page${named(urls)} stopped responding ${why(urls.length > 1)}; ${urls.length > 1 ? 'they were' : 'it was'} closed so this session can go on. Navigate to continue.`);
+    };
+    closedNote(closed.filter((url) => !loading.includes(url)), () => '(a script that never yields)');
     // A renderer silent while its document loads may be parsing a huge one: the note does not guess which.
-    const [closedLoading, closedLoaded] = [closed.filter((url) => loading.includes(url)), closed.filter((url) => !loading.includes(url))];
-    if (closedLoaded.length) notes.push(`Note: the page${named(closedLoaded)} stopped responding (a script that never yields); ${closedLoaded.length > 1 ? 'they were' : 'it was'} closed so this session can go on. Navigate to continue.`);
-    if (closedLoading.length)
-      notes.push(`Note: the page${named(closedLoading)} stopped responding while ${closedLoading.length > 1 ? 'their documents were' : 'its document was'} still loading (a document too large to parse in time, or a script in it that never yields); ${closedLoading.length > 1 ? 'they were' : 'it was'} closed so this session can go on. Navigate to continue.`);
+    closedNote(closed.filter((url) => loading.includes(url)), (many) => `while ${many ? 'their documents were' : 'its document was'} still loading (a document too large to parse in time, or a script in it that never yields)`);
     // Said as it is: a page kept busy (not stuck) can take the browser longer to close than the check waits.
     if (closing.length) notes.push(`Note: the page${named(closing)} stopped responding (its scripts keep it busy); the browser is still closing ${closing.length > 1 ? 'them' : 'it'}. Navigate to continue; if the next call times out too, end the session and start a new one.`);
     return notes.length ? notes.join('\n') : undefined;
