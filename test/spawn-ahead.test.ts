@@ -69,6 +69,8 @@ const stable = (line: string) =>
     .join(' ');
 
 const profilesIn = (dir: string) => fs.readdirSync(dir).filter((name) => name.startsWith('playwright_chromiumdev_profile-'));
+// A throwaway profile, or the singleton-socket dir a Chromium leaves when it is killed rather than closed.
+const leftIn = (dir: string) => fs.readdirSync(dir).filter((name) => name.startsWith('playwright_chromiumdev_profile-') || name.startsWith('org.chromium.Chromium.'));
 
 describe('stdio: Chromium started ahead from the last start\'s command line', () => {
   const out = useTempDir('spm-ahead-out-');
@@ -106,7 +108,7 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
       assert.equal(await pageTargets(second), 1, 'no page target in the browser besides the tab');
       await stop(second);
       assert.ok(await waitFor(() => !isAlive(root), 5000), 'the browser ends with the server');
-      assert.deepEqual(profilesIn(tmp.path), [], 'its profile is gone when the server has exited');
+      assert.deepEqual(leftIn(tmp.path), [], 'its profile and socket dir are gone when the server has exited');
     }
     assert.equal(seeds.size, 4, 'a fresh seed each start');
   });
@@ -130,7 +132,7 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
     assert.equal((await startedAhead(again)).report.state, 'adopted');
     assert.match(commandLine(await oneBrowser(again)), /--spm-test-switch=two/);
     await stop(again);
-    assert.ok(await waitFor(() => profilesIn(tmp.path).length === 0, 5000), `profiles left: ${profilesIn(tmp.path)}`);
+    assert.ok(await waitFor(() => leftIn(tmp.path).length === 0, 5000), `left in TMPDIR: ${leftIn(tmp.path)}`);
   });
 
   test('a start that fails after the early browser started leaves no browser and no profile', async () => {
@@ -144,7 +146,7 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
     assert.match(failed.stderr, /browser started ahead/, 'the early browser did start');
     const stray = () => descendants(1).filter((pid) => commandLine(pid).includes('--spm-test-failing=1'));
     assert.ok(await waitFor(() => stray().length === 0, 5000), `stray: ${stray().map(commandLine).join('\n')}`);
-    assert.ok(await waitFor(() => profilesIn(tmp.path).length === 0, 5000), `profiles left: ${profilesIn(tmp.path)}`);
+    assert.ok(await waitFor(() => leftIn(tmp.path).length === 0, 5000), `left in TMPDIR: ${leftIn(tmp.path)}`);
   });
 
   test('a damaged recipe file is ignored and written anew; --browser-prelaunch=false starts nothing ahead', async () => {
@@ -231,6 +233,6 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
     assert.deepEqual(profilesIn(tmp.path).filter((name) => before.includes(name)), [], 'the next start removed it');
     assert.match(next.transport.stderr, /removed \d+ throwaway browser profile\(s\)/);
     await stop(next);
-    assert.ok(await waitFor(() => profilesIn(tmp.path).length === 0, 5000), `profiles left: ${profilesIn(tmp.path)}`);
+    assert.ok(await waitFor(() => leftIn(tmp.path).length === 0, 5000), `left in TMPDIR: ${leftIn(tmp.path)}`);
   });
 });

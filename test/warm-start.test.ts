@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
@@ -79,7 +81,8 @@ describe('HTTP warm pool (--http-prewarm)', () => {
   let server: HttpServer;
 
   before(async () => {
-    server = await startHttpServer(testEnv(output.path), ['--http-prewarm', '2']);
+    fs.mkdirSync(path.join(output.path, 'tmp'));
+    server = await startHttpServer(testEnv(output.path, { TMPDIR: path.join(output.path, 'tmp') }), ['--http-prewarm', '2']);
   });
   after(async () => {
     await server?.stop();
@@ -155,11 +158,16 @@ describe('HTTP warm pool (--http-prewarm)', () => {
     }
   });
 
-  test('a warm browser that dies is replaced without any session noticing', async () => {
+  test('a warm browser that dies is replaced without any session noticing, and leaves nothing in TMPDIR', async () => {
     assert.ok(await poolReady(server, 2));
     const [victim] = browserRoots(server);
+    const profile = /--user-data-dir=(\S+)/.exec(commandLine(victim!))![1]!;
+    const socketDir = path.dirname(fs.readlinkSync(path.join(profile, 'SingletonSocket')));
+    assert.equal(path.dirname(socketDir), path.join(output.path, 'tmp'));
     process.kill(victim!, 'SIGKILL');
     assert.ok(await waitFor(() => !isAlive(victim!), 5000));
+    // A killed Chromium cannot remove its singleton-socket dir; the server does, with the profile.
+    assert.ok(await waitFor(() => !fs.existsSync(socketDir) && !fs.existsSync(profile), 5000), `left: ${socketDir} ${profile}`);
     assert.ok(await poolReady(server, 2), 'replaced');
     assert.ok(!browserRoots(server).includes(victim!));
     const { client, transport } = await httpClient(server.url);

@@ -1,4 +1,5 @@
 import childProcess, { type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { withDeadline } from './deadline.ts';
 
 // Playwright starts Chromium with child_process.spawn (processLauncher.ts),
 // and several parts of ours act on that one call. One hook, installed with
@@ -21,6 +22,11 @@ let rewrite: ((args: readonly string[]) => string[]) | undefined;
 let provider: ((command: string, args: readonly string[], options: SpawnOptions, start: BrowserStart) => ChildProcess) | undefined;
 const started: Watcher[] = [];
 const launched: Watcher[] = [];
+// Playwright's close() resolves once the browser has closed its pipe, a moment
+// before the process exits: Chromium is still removing its singleton-socket
+// dir then. A server exiting in that moment has Playwright's exit hook SIGKILL
+// the browser midway, which leaves that dir in TMPDIR.
+const running = new Set<ChildProcess>();
 
 /** Playwright's browser launches (processLauncher.ts): five pipes, no shell. */
 export function isBrowserLaunch(options: unknown): options is SpawnOptions {
@@ -36,6 +42,10 @@ function install(): typeof childProcess.spawn {
     const [command, args, options] = a;
     if (typeof command !== 'string' || !Array.isArray(args) || !isBrowserLaunch(options)) return (spawn as (...a: unknown[]) => ChildProcess).apply(this, a);
     const child = provider ? provider(command, args, options, startBrowserProcess) : startBrowserProcess(command, args, options);
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      running.add(child);
+      child.once('exit', () => running.delete(child));
+    }
     for (const watch of launched) watch(child, args);
     return child;
   } as typeof childProcess.spawn;
@@ -73,4 +83,10 @@ export function onBrowserStarted(watch: Watcher): void {
 export function onBrowserLaunched(watch: Watcher): void {
   install();
   launched.push(watch);
+}
+
+/** Resolves once every browser Playwright launched here has exited, or after `ms`. */
+export async function browsersExited(ms: number): Promise<void> {
+  const exits = [...running].map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  if (exits.length) await withDeadline(Promise.all(exits), ms);
 }

@@ -5,7 +5,8 @@ import type { Logger } from '../log.ts';
 import { markerArg, readRecords, recordFile, sameHost, writeRecord } from './instance-record.ts';
 import { readStat } from './proc-scan.ts';
 import { reapOrphans } from './reap-orphans.ts';
-import { removeThrowawayProfiles, trackThrowawayProfiles } from './temp-profiles.ts';
+import { removeThrowawayProfiles } from '../browser/spawn-ahead/throwaway-profile.ts';
+import { trackThrowawayProfiles } from './temp-profiles.ts';
 import { ensurePrivateDir } from './runtime-dir.ts';
 
 // Playwright starts Chromium in its own process group, so a server that is

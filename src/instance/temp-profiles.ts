@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { onBrowserStarted } from '../browser/browser-spawn.ts';
-import { PROFILE_PREFIX, throwawayProfileOf } from '../browser/spawn-ahead/spawn-recipe.ts';
+import { throwawayProfileOf } from '../browser/spawn-ahead/spawn-recipe.ts';
+import { removeSocketDirOf, removeThrowawayProfiles } from '../browser/spawn-ahead/throwaway-profile.ts';
 
 // A browser without a profile of the user's runs on a throwaway one in TMPDIR
 // (Playwright's, or the one a browser started ahead uses), removed by this
@@ -9,8 +9,6 @@ import { PROFILE_PREFIX, throwawayProfileOf } from '../browser/spawn-ahead/spawn
 // that: each start would leave ~1 MB behind, plus Chromium's singleton-socket
 // dir. So the instance record lists the throwaway profiles in use, and the
 // next start removes those of a dead instance along with its browsers.
-
-const SOCKET_DIR_PREFIX = 'org.chromium.Chromium.';
 
 let report: ((dirs: string[]) => void) | undefined;
 const inUse = new Set<string>();
@@ -33,6 +31,10 @@ export function trackThrowawayProfiles(onChange: (dirs: string[]) => void): void
     if (!dir || child.pid === undefined) return;
     inUse.add(dir);
     report?.([...inUse]);
+    // A browser that died (a crash, the OOM killer) left its socket dir, and
+    // Playwright removes only the profile: read the link before it does (this
+    // listener runs before Playwright's own, registered after the spawn).
+    child.once('exit', () => removeSocketDirOf(dir));
     child.once('close', () => {
       inUse.delete(dir);
       report?.([...inUse]);
@@ -42,36 +44,4 @@ export function trackThrowawayProfiles(onChange: (dirs: string[]) => void): void
   });
   // Those already gone are skipped there (not a directory of ours any more).
   process.once('exit', () => removeThrowawayProfiles([...removing]));
-}
-
-function ownedDir(dir: string): boolean {
-  const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
-  return Boolean(stat?.isDirectory() && (typeof process.getuid !== 'function' || stat.uid === process.getuid()));
-}
-
-/**
- * Removes the throwaway profiles a dead instance listed (and Chromium's socket
- * dir each one links to), checking each again: only absolute paths with
- * Playwright's prefix, directories owned by this user, never through a symlink.
- * (The dead instance's TMPDIR may differ from ours, so the parent is not compared.)
- * Returns how many were removed.
- */
-export function removeThrowawayProfiles(dirs: readonly string[]): number {
-  let removed = 0;
-  for (const dir of dirs) {
-    if (!path.isAbsolute(dir) || !path.basename(dir).startsWith(PROFILE_PREFIX) || !ownedDir(dir)) continue;
-    try {
-      const socketDir = path.dirname(fs.readlinkSync(path.join(dir, 'SingletonSocket')));
-      if (path.basename(socketDir).startsWith(SOCKET_DIR_PREFIX) && ownedDir(socketDir)) fs.rmSync(socketDir, { recursive: true, force: true });
-    } catch {
-      // no socket link: Chromium had not got that far, or removed it
-    }
-    try {
-      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-      removed++;
-    } catch {
-      // left to the OS's cleanup of TMPDIR
-    }
-  }
-  return removed;
 }

@@ -22,6 +22,7 @@ export function testEnv(outputDir: string, extra: Record<string, string> = {}): 
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/root',
+    ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
     STEALTH_BINARY_PATH: process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium',
     PLAYWRIGHT_MCP_OUTPUT_DIR: outputDir,
     STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'debug',

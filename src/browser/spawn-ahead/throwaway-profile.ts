@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PROFILE_PREFIX } from './spawn-recipe.ts';
+
+// A Chromium that is killed (not closed) leaves its singleton-socket dir in
+// TMPDIR next to its profile; only the profile's SingletonSocket link says which.
+const SOCKET_DIR_PREFIX = 'org.chromium.Chromium.';
+
+function ownedDir(dir: string): boolean {
+  const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+  return Boolean(stat?.isDirectory() && (typeof process.getuid !== 'function' || stat.uid === process.getuid()));
+}
+
+/**
+ * Removes the singleton-socket dir a profile links to, if it is still there:
+ * a Chromium that ended normally removed it itself.
+ */
+export function removeSocketDirOf(profileDir: string): void {
+  try {
+    const socketDir = path.dirname(fs.readlinkSync(path.join(profileDir, 'SingletonSocket')));
+    if (path.basename(socketDir).startsWith(SOCKET_DIR_PREFIX) && ownedDir(socketDir)) fs.rmSync(socketDir, { recursive: true, force: true });
+  } catch {
+    // no socket link: Chromium had not got that far, or removed it
+  }
+}
+
+/**
+ * Removes throwaway profiles (and Chromium's socket dir each one links to),
+ * checking each again: only absolute paths with Playwright's prefix,
+ * directories owned by this user, never through a symlink. (A dead instance's
+ * TMPDIR may differ from ours, so the parent is not compared.)
+ * Returns how many were removed.
+ */
+export function removeThrowawayProfiles(dirs: readonly string[]): number {
+  let removed = 0;
+  for (const dir of dirs) {
+    if (!path.isAbsolute(dir) || !path.basename(dir).startsWith(PROFILE_PREFIX) || !ownedDir(dir)) continue;
+    removeSocketDirOf(dir);
+    try {
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      removed++;
+    } catch {
+      // a helper process still writing into it: left to the OS's cleanup of TMPDIR
+    }
+  }
+  return removed;
+}
