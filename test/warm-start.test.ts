@@ -160,8 +160,12 @@ describe('HTTP warm pool (--http-prewarm)', () => {
 
   test('a warm browser that dies is replaced without any session noticing, and leaves nothing in TMPDIR', async () => {
     assert.ok(await poolReady(server, 2));
+    // The browsers of the sessions before this test may still be closing: the victim is a pool browser.
+    assert.ok(await waitFor(() => browserRoots(server).length === 2, 10_000), 'only the pool browsers run');
     const [victim] = browserRoots(server);
     const profile = /--user-data-dir=(\S+)/.exec(commandLine(victim!))![1]!;
+    // Chromium makes its socket dir early in its start, not always before it answers Playwright.
+    assert.ok(await waitFor(() => fs.existsSync(path.join(profile, 'SingletonSocket')), 5000), 'the warm browser has its socket dir');
     const socketDir = path.dirname(fs.readlinkSync(path.join(profile, 'SingletonSocket')));
     assert.equal(path.dirname(socketDir), path.join(output.path, 'tmp'));
     process.kill(victim!, 'SIGKILL');

@@ -1,14 +1,27 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { RecordingStdioTransport, ROOT } from './server.ts';
 
 export const CHROMIUM = process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium';
 
+// The upstream CLI exits on stdin's end without closing its browser, whose
+// singleton-socket dir then stays in TMPDIR: one per session, ~400 a CI run.
+// Its runs share one TMPDIR of this test process's, removed at its exit.
+let upstreamTmp: string | undefined;
+function upstreamTmpDir(): string {
+  if (upstreamTmp) return upstreamTmp;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-upstream-tmp-'));
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return (upstreamTmp = dir);
+}
+
 /** A stdio transport (not started) to the upstream Playwright MCP CLI of package-lock, on the same Chromium: the yardstick. */
 export function upstreamTransport(outputDir: string, extraArgs: string[] = [], env: Record<string, string> = {}): RecordingStdioTransport {
   const cli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
   const args = [cli, '--browser', 'chromium', '--executable-path', CHROMIUM, '--headless', '--isolated', '--no-sandbox', '--output-dir', outputDir, ...extraArgs];
-  return new RecordingStdioTransport(process.execPath, args, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...env });
+  return new RecordingStdioTransport(process.execPath, args, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', TMPDIR: upstreamTmpDir(), ...env });
 }
 
 /** The upstream CLI behind a connected SDK client. */
