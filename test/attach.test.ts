@@ -26,7 +26,7 @@ describe('attach mode (--cdp-endpoint): a browser you run', () => {
   const pages = async () => ((await (await fetch(`${endpoint}/json/list`)).json()) as Target[]).filter((t) => t.type === 'page').map((t) => t.url);
 
   before(async () => {
-    chromium = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--no-first-run', '--disable-background-networking', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    chromium = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--no-first-run', '--disable-background-networking', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TMPDIR: profile } });
     const ws = await new Promise<string>((resolve) => chromium.stderr!.on('data', (c: Buffer) => {
       const match = c.toString().match(/ws:\/\/[^\s]+/);
       if (match) resolve(match[0]);

@@ -81,7 +81,7 @@ test('headed on a stock Chromium, WebGL reads as on an unautomated one under the
   const outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-headed-webgl-'));
   try {
     const controlSeen = report();
-    const control = spawn(process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium', ['--no-sandbox', '--no-first-run', '--disable-background-networking', `--user-data-dir=${profile}`, url], { stdio: 'ignore', detached: true, env: { ...process.env, DISPLAY: display } });
+    const control = spawn(process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium', ['--no-sandbox', '--no-first-run', '--disable-background-networking', `--user-data-dir=${profile}`, url], { stdio: 'ignore', detached: true, env: { ...process.env, DISPLAY: display, TMPDIR: profile } });
     const unautomated = await controlSeen.finally(() => {
       try {
         process.kill(-control.pid!, 'SIGKILL');

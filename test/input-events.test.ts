@@ -122,7 +122,7 @@ async function driveByTools(connected: Connected) {
 /** The same actions by X input into a Chromium nobody drives. */
 async function driveByHand() {
   const profile = fs.mkdtempSync(path.join(dirs.path, 'control-'));
-  const env = { ...process.env, DISPLAY: display.name };
+  const env = { ...process.env, DISPLAY: display.name, TMPDIR: profile };
   const browser = spawn(CHROMIUM, ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--window-position=0,0', `--user-data-dir=${profile}`, url], { stdio: 'ignore', detached: true, env });
   try {
     const x = (...args: string[]) => execFileSync('xdotool', args, { env });

@@ -51,7 +51,7 @@ test("a config file's server section (JSON, INI) serves Streamable HTTP on its p
       fs.writeFileSync(file, text(port));
       const child =
         side === 'upstream'
-          ? spawn(process.execPath, [upstreamCli, '--config', file, '--browser', 'chromium', '--executable-path', CHROMIUM, '--headless', '--isolated', '--no-sandbox'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' }, stdio: ['ignore', 'pipe', 'pipe'] })
+          ? spawn(process.execPath, [upstreamCli, '--config', file, '--browser', 'chromium', '--executable-path', CHROMIUM, '--headless', '--isolated', '--no-sandbox'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', TMPDIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] })
           : spawn(command, [...base, '--config', file], { env: testEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
       try {
         const { client } = await clientWhenListening(port, child);

@@ -30,7 +30,7 @@ export class Reports {
 /** Opens the URL in a headless Chromium nobody drives and returns what its page reported; the browser is killed then. */
 export async function unautomated(url: string, profileDir: string, reports: Reports): Promise<string> {
   const seen = reports.next();
-  const child = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--no-first-run', '--disable-background-networking', `--user-data-dir=${profileDir}`, url], { stdio: 'ignore', detached: true });
+  const child = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--no-first-run', '--disable-background-networking', `--user-data-dir=${profileDir}`, url], { stdio: 'ignore', detached: true, env: { ...process.env, TMPDIR: profileDir } });
   try {
     return await seen;
   } finally {
