@@ -60,3 +60,36 @@ test('a page whose Object.prototype has a then that never calls back: browser_ev
   const poisoned = await evaluations(ours, '?poisoned');
   assert.deepEqual(poisoned, theirs, 'on the poisoned page ours answers what the upstream answers on the plain one');
 });
+
+// browser_run_code_unsafe's own page.evaluate, locator.evaluate and $eval return by value
+// too. (An evaluateHandle of an object, or a page function that is itself async and returns
+// an object, waits on such a page as in an unautomated Chromium: the page's own `then` holds it.)
+const RUN_CODE = `async (page) => [
+  await page.evaluate(() => ({ a: 1, list: [1, { b: 2 }], at: new Date(0) })),
+  await page.evaluate(async () => 4),
+  await page.evaluate(([x, y]) => ({ sum: x + y }), [2, 3]),
+  await page.evaluate(() => new Promise((resolve) => setTimeout(() => resolve(7), 10))),
+  await page.locator('#name').evaluate((e) => ({ value: e.value })),
+  await page.$eval('#name', (e) => [e.id]),
+  await page.evaluate(() => window.thenable),
+]`;
+
+async function runCode(server: Connected, query: string): Promise<string[]> {
+  servers.push(server);
+  await server.client.callTool({ name: 'browser_navigate', arguments: { url: `${page.site.url}/${query}` } });
+  const answers: string[] = [];
+  for (const code of [RUN_CODE, 'async (page) => page.evaluate(() => { throw new RangeError("out of range") })']) {
+    const text = textOf(await server.client.callTool({ name: 'browser_run_code_unsafe', arguments: { code } }, undefined, { timeout: 30_000 }));
+    answers.push(text.startsWith('### Error') ? text.split('\n').slice(0, 2).join('\n') : text.split('### Ran')[0]!);
+  }
+  return answers;
+}
+
+test("the same page: browser_run_code_unsafe's page.evaluate calls answer as on the plain page (the upstream CLI alongside)", { timeout: 240_000 }, async () => {
+  const upstream = await connectUpstream(path.join(dirs.path, 'upstream-code'));
+  const theirs = await runCode(upstream, '?plain');
+  assert.match(theirs[0]!, /"sum":5/, theirs[0]);
+  const ours = await connect(testEnv(path.join(dirs.path, 'ours-code')));
+  assert.deepEqual(await runCode(ours, '?plain'), theirs, 'on the plain page ours reads as the upstream');
+  assert.deepEqual(await runCode(ours, '?poisoned'), theirs, 'on the poisoned page ours answers what the upstream answers on the plain one');
+});
