@@ -73,10 +73,11 @@ return (async () => { const value = await pending; let json; try { json = utilit
 // expression runs nothing, an expression runs here with the script's own frame as its only
 // caller), where no binding of ours is in its scope; called a microtask later, as
 // UtilityScript.evaluate would (isFunction: true, false, or a function's own choice).
-// One line before the user's text, which stays on the first line of the source (as in its
-// stack under the upstream). A result by value (page.evaluate) comes back as browser_evaluate's does: boxed without a
-// prototype and serialized here, so that a page's `Object.prototype.then` cannot hold it.
-// A handle (evaluateHandle) must be the object itself: that one is left as Playwright has it.
+// All of it on one line before the user's text, which stays on the first line of the source
+// (as in its stack under the upstream). A result by value (page.evaluate) comes back as
+// browser_evaluate's does: boxed without a prototype and serialized here, so that a page's
+// `Object.prototype.then` cannot hold it. A handle (evaluateHandle) must be the object
+// itself: that one is left as Playwright has it.
 function codeCall(text: string): string {
   const callValue = 'isFunction === true || (isFunction !== false && typeof value === "function") ? value(...parameters) : value';
   return `((value) => (utilityScript, ...args) => { const isFunction = args[0]; args[0] = true; if (args[1] !== true || typeof utilityScript.jsonValue !== "function") { args[3] = (...parameters) => (async () => { await 0; return ${callValue}; })(); return utilityScript.evaluate(...args); } const serialize = args[2]; args[1] = false; args[3] = (...parameters) => (async () => { await 0; const returned = ${callValue}; const result = returned !== null && (typeof returned === "object" || typeof returned === "function") && returned.then !== ({}).then ? await returned : returned; return { __proto__: null, result }; })(); const pending = utilityScript.evaluate(...args); return (async () => { const { result } = await pending; let json; try { json = utilityScript.jsonValue(true, result, serialize); } catch { json = undefined; } return json !== null && typeof json === "object" ? { __proto__: null, ...json } : json; })(); })((0, (${text}
