@@ -36,6 +36,22 @@ describe('no Chromium outlives the server', () => {
     });
   }
 
+  // The browser launched during the handshake opens its first page ahead; a
+  // client gone in the meantime must not hold the server until its deadline.
+  test('a client that leaves while the first page is still opening: exit 0 without the shutdown deadline, no Chromium left', async () => {
+    for (let run = 0; run < 3; run++) {
+      const server = await connect(testEnv(output.path));
+      // Logged once the launched browser is set up, just before its first page opens.
+      assert.ok(await waitFor(() => /console fallback/.test(server.transport.stderr), 15_000), server.transport.stderr);
+      const browsers = browserProcessesOf(server.transport.pid);
+      await server.client.close();
+      assert.deepEqual(await server.transport.exit!, { code: 0, signal: null }, `stderr: ${server.transport.stderr}`);
+      assert.doesNotMatch(server.transport.stderr, /shutdown took longer|exiting anyway/, `run ${run}`);
+      assert.doesNotMatch(server.transport.stderr, /TypeError|uncaught/i, `run ${run}`);
+      assert.ok(await waitFor(() => browsers.every((pid) => !isAlive(pid)), 3000), `still alive: ${browsers.filter(isAlive).map(commandLine).join('\n')}`);
+    }
+  });
+
   test('a server that never launched a browser also exits 0 on EOF', async () => {
     const server = await connect(testEnv(output.path));
     await server.client.listTools();

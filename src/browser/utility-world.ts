@@ -18,9 +18,18 @@ import type { UserScripts } from './user-scripts.ts';
 export type Impl = Record<string, any>;
 type Target = { selector: string; strict?: boolean; scope?: unknown };
 
-/** The in-process server object behind a client object (Playwright's own toImpl). */
+/**
+ * The in-process server object behind a client object (Playwright's own
+ * toImpl); undefined once the server side is gone. toImpl throws then, and it
+ * is called from event handlers ('page' while the context closes): a throw
+ * there would end the whole server.
+ */
 export function serverObject(client: object): Impl | undefined {
-  return (client as { _connection?: { toImpl?: (x: object) => Impl } })._connection?.toImpl?.(client);
+  try {
+    return (client as { _connection?: { toImpl?: (x: object) => Impl } })._connection?.toImpl?.(client);
+  } catch {
+    return undefined;
+  }
 }
 
 const sessions = new WeakMap<object, UserScripts>();
