@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import * as v from 'valibot';
 import { loadedCoreBundle } from '../playwright-bundles.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { withDeadline } from './deadline.ts';
+import { untilClosed, withDeadline } from './deadline.ts';
 import { rememberedFact } from './executable-facts.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
 import type { Logger } from '../log.ts';
@@ -160,8 +160,12 @@ export function consoleReachesDriver(browser: Browser, executablePath: string, c
   let pending = driverHearsConsole.get(executablePath);
   if (!pending) {
     pending = rememberedFact(cacheDir, executablePath, 'driverHearsConsole', v.boolean(), () => probe(browser, flush));
-    // A probe that could not run says nothing: assume the build hides them (the safe side for the tool).
-    pending = pending.catch(() => false);
+    // A probe that could not run says nothing: assume the build hides them (the safe side for the tool),
+    // and probe again at the next launch.
+    pending = pending.catch(() => {
+      driverHearsConsole.delete(executablePath);
+      return false;
+    });
     driverHearsConsole.set(executablePath, pending);
   }
   return pending;
@@ -172,7 +176,9 @@ export function consoleReachesDriver(browser: Browser, executablePath: string, c
 async function probe(browser: Browser, flush?: () => Promise<void>): Promise<boolean> {
   const context = await browser.newContext();
   try {
-    const page = await context.newPage();
+    // The session may end meanwhile: no answer then, and nothing remembered.
+    const page = await untilClosed(context.newPage(), context);
+    if (!page) throw new Error('the browser closed during the probe');
     const heard = page.waitForEvent('console', { timeout: PROBE_DEADLINE_MS }).then(
       () => true,
       () => false,

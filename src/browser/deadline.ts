@@ -7,3 +7,18 @@ export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undef
   });
   return Promise.race([work, deadline]).finally(cancel);
 }
+
+type Closable = { once(event: 'close', listener: () => void): unknown; off(event: 'close', listener: () => void): unknown };
+
+/**
+ * `work`'s value, or undefined once `target` (a context) closes: Playwright
+ * never answers some calls in flight on a context closed meanwhile (newPage).
+ */
+export function untilClosed<T>(work: Promise<T>, target: Closable): Promise<T | undefined> {
+  let listener = () => {};
+  const closed = new Promise<undefined>((resolve) => {
+    listener = () => resolve(undefined);
+    target.once('close', listener);
+  });
+  return Promise.race([work, closed]).finally(() => target.off('close', listener));
+}

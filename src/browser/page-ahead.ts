@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { withDeadline } from './deadline.ts';
+import { untilClosed, withDeadline } from './deadline.ts';
 
 // A browser started ahead (stdio prelaunch, the HTTP warm pool) also opens
 // its first page ahead: a renderer and Playwright's page setup take ~200 ms
@@ -27,13 +27,10 @@ export function openPageAhead(context: BrowserContext): Promise<void> {
   const earlyListeners = new Set(pageListeners(context));
   let hidden: Page | undefined;
   const opening = newPage().then((page) => (hidden = page));
-  // A context that closes meanwhile (the session ends, the browser dies) never
-  // answers that call: its close would wait, and the page event arriving late
-  // would meet a context already gone.
-  const closed = new Promise<undefined>((resolve) => context.once('close', () => resolve(undefined)));
   // Nothing waits on a browser without a deadline: a page that has not opened
   // by then is the upstream's to open; one that opens later is closed unseen.
-  const bounded = withDeadline(Promise.race([opening, closed]), PAGE_AHEAD_DEADLINE_MS).catch(() => undefined);
+  // A context closed meanwhile (the session ended) ends the wait too.
+  const bounded = withDeadline(untilClosed(opening, context), PAGE_AHEAD_DEADLINE_MS).catch(() => undefined);
   void bounded.then((page) => (page ? undefined : opening.then((late) => late.close()))).catch(() => {});
   const restore = () => {
     hidden = undefined;
