@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { settings, type Setting } from './settings.ts';
 import { UPSTREAM_FLAGS, type Disposition } from './upstream-flags.ts';
 
@@ -31,9 +33,15 @@ export function helpSections(): string {
   return out.join('\n');
 }
 
+// The docs name the temp dir as the setting does, not as it is on the machine that wrote them.
+function documentedDefault(value: unknown): string {
+  const text = String(value);
+  return text.startsWith(os.tmpdir() + path.sep) ? `$TMPDIR${text.slice(os.tmpdir().length)}` : text;
+}
+
 export function markdownTable(): string {
   const rows = (Object.values(settings) as Setting<unknown>[]).map(
-    (s) => `| \`--${s.flag}\` | \`${s.env}\` | ${s.default === undefined ? 'unset' : `\`${s.default}\``} | ${s.kind.accepts} | ${s.help} |`,
+    (s) => `| \`--${s.flag}\` | \`${s.env}\` | ${s.default === undefined ? 'unset' : `\`${documentedDefault(s.default)}\``} | ${s.kind.accepts} | ${s.help} |`,
   );
   return ['| flag | environment variable | default | accepts | what it does |', '|---|---|---|---|---|', ...rows].join('\n');
 }
