@@ -201,6 +201,25 @@ describe('HTTP warm pool (--http-prewarm)', () => {
   });
 });
 
+// A session that takes a warm browser opens its first page during its handshake.
+test('a shutdown while a session\'s first page is still opening: exit 0 without running into the shutdown deadline, no browser left', async () => {
+  const output = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-warm-stop-'));
+  try {
+    for (let run = 0; run < 2; run++) {
+      const server = await startHttpServer(testEnv(output), ['--http-prewarm', '1']);
+      assert.ok(await poolReady(server, 1));
+      await httpClient(server.url);
+      const browsers = server.browsers();
+      await server.stop();
+      assert.deepEqual(await server.exit, { code: 0, signal: null }, server.stderr());
+      assert.doesNotMatch(server.stderr(), /shutdown took longer|exiting anyway/, `run ${run}`);
+      assert.ok(await waitFor(() => browsers.every((pid) => !isAlive(pid)), 5000), `left: ${browsers.filter(isAlive)}`);
+    }
+  } finally {
+    fs.rmSync(output, { recursive: true, force: true });
+  }
+});
+
 describe('HTTP warm pool at the session cap', () => {
   const output = useTempDir('spm-warm-cap-');
   let server: HttpServer;
