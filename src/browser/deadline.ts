@@ -8,17 +8,18 @@ export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undef
   return Promise.race([work, deadline]).finally(cancel);
 }
 
-type Closable = { once(event: 'close', listener: () => void): unknown; off(event: 'close', listener: () => void): unknown };
+type Closable<E extends string> = { once(event: E, listener: () => void): unknown; off(event: E, listener: () => void): unknown };
 
 /**
- * `work`'s value, or undefined once `target` (a context) closes: Playwright
- * never answers some calls in flight on a context closed meanwhile (newPage).
+ * `work`'s value, or undefined once `target` ends (a context's 'close', a
+ * browser's 'disconnected'): Playwright never answers some calls in flight
+ * on a context or browser closed meanwhile (newPage).
  */
-export function untilClosed<T>(work: Promise<T>, target: Closable): Promise<T | undefined> {
+export function untilClosed<T, E extends string = 'close'>(work: Promise<T>, target: Closable<E>, event = 'close' as E): Promise<T | undefined> {
   let listener = () => {};
   const closed = new Promise<undefined>((resolve) => {
     listener = () => resolve(undefined);
-    target.once('close', listener);
+    target.once(event, listener);
   });
-  return Promise.race([work, closed]).finally(() => target.off('close', listener));
+  return Promise.race([work, closed]).finally(() => target.off(event, listener));
 }

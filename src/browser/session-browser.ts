@@ -5,7 +5,7 @@ import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
 import { closeUnresponsivePages, NO_HUNG_PAGES, type HungPages } from './hang-recovery.ts';
 import { stopStuckScripts, type StoppedScripts } from './stuck-scripts.ts';
 import { ContextGuards } from './context-guards.ts';
-import { withDeadline } from './deadline.ts';
+import { untilClosed, withDeadline } from './deadline.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { openPageAhead } from './page-ahead.ts';
@@ -203,7 +203,9 @@ export class SessionBrowser {
       await (persistent ?? browser).close();
       throw new Error('The session is closed.');
     }
-    const context = persistent ?? (await browser.newContext(contextOptions));
+    // The session may close meanwhile: its browser goes, and the call may never be answered.
+    const context = persistent ?? (await untilClosed(browser.newContext(contextOptions), browser, 'disconnected'));
+    if (!context) throw new Error('The session is closed.');
     this.#quiet = quiet ? takeQuietRuntime(quiet.token) : undefined;
     const setUp = { browser, context, executablePath, quiet: this.#quiet, quietConsole: quiet?.console ?? false };
     this.#consoleFallbackActive = (await setUpLaunchedContext(setUp, { plan: this.#plan, guards: this.#guards, userScripts: this.#userScripts, log: this.#log })) ?? this.#consoleFallbackActive;
