@@ -205,7 +205,7 @@ export class SessionBrowser {
     }
     // The session may close meanwhile: its browser goes, and the call may never be answered.
     const context = persistent ?? (await untilClosed(browser.newContext(contextOptions), browser, 'disconnected'));
-    if (!context) throw new Error('The session is closed.');
+    if (!context) throw new Error(this.#closed ? 'The session is closed.' : 'The browser exited while its first context was being created.');
     this.#quiet = quiet ? takeQuietRuntime(quiet.token) : undefined;
     const setUp = { browser, context, executablePath, quiet: this.#quiet, quietConsole: quiet?.console ?? false };
     this.#consoleFallbackActive = (await setUpLaunchedContext(setUp, { plan: this.#plan, guards: this.#guards, userScripts: this.#userScripts, log: this.#log })) ?? this.#consoleFallbackActive;
