@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { browserProcessesOf, commandLine, isAlive, waitFor } from './helpers/processes.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { browserProcessesOf, commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
 import { connect, testEnv, textOf } from './helpers/server.ts';
 import { useSite, useTempDir } from './helpers/fixtures.ts';
 
@@ -49,6 +51,28 @@ describe('no Chromium outlives the server', () => {
       assert.doesNotMatch(server.transport.stderr, /shutdown took longer|exiting anyway/, `run ${run}`);
       assert.doesNotMatch(server.transport.stderr, /TypeError|uncaught/i, `run ${run}`);
       assert.ok(await waitFor(() => browsers.every((pid) => !isAlive(pid)), 3000), `still alive: ${browsers.filter(isAlive).map(commandLine).join('\n')}`);
+    }
+  });
+
+  // Playwright's exit hook kills a browser that has not ended by the server's
+  // exit; Chromium's socket dir in TMPDIR would outlive it.
+  test('a browser that does not end when asked (stopped): killed at the exit, neither its profile nor its socket dir left in TMPDIR', async () => {
+    const tmp = path.join(output.path, 'hung-tmp');
+    fs.mkdirSync(tmp);
+    const server = await connect(testEnv(output.path, { TMPDIR: tmp }));
+    const nav = await server.client.callTool({ name: 'browser_navigate', arguments: { url: site.url } });
+    assert.ok(!nav.isError, textOf(nav));
+    const left = () => fs.readdirSync(tmp).filter((name) => name.startsWith('org.chromium.Chromium.') || name.startsWith('playwright_chromiumdev_profile-'));
+    assert.equal(left().filter((name) => name.startsWith('org.chromium.')).length, 1, `the running browser's socket dir: ${left()}`);
+    const root = descendants(server.transport.pid).find((pid) => commandLine(pid).includes('--remote-debugging-pipe') && !commandLine(pid).includes('--type='))!;
+    process.kill(root, 'SIGSTOP');
+    try {
+      await server.client.close();
+      assert.deepEqual(await server.transport.exit!, { code: 0, signal: null }, server.transport.stderr);
+      assert.ok(await waitFor(() => !isAlive(root), 5000), 'the stopped browser was killed');
+      assert.deepEqual(left(), []);
+    } finally {
+      if (isAlive(root)) process.kill(root, 'SIGKILL');
     }
   });
 

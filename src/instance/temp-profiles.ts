@@ -42,6 +42,12 @@ export function trackThrowawayProfiles(onChange: (dirs: string[]) => void): void
       removing.add(dir);
     });
   });
-  // Those already gone are skipped there (not a directory of ours any more).
-  process.once('exit', () => removeThrowawayProfiles([...removing]));
+  process.once('exit', () => {
+    // Those already gone are skipped there (not a directory of ours any more).
+    removeThrowawayProfiles([...removing]);
+    // A browser still running now (hung, or slow to end) is SIGKILLed by
+    // Playwright's exit hook, after this one, and removed with its profile;
+    // its socket dir would stay.
+    for (const dir of inUse) removeSocketDirOf(dir);
+  });
 }
