@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { Logger } from '../log.ts';
+import { leaveOutChurningFrames } from './churning-frames.ts';
 import { guardDownloads } from './download-guard.ts';
 import { heldPointerNote, watchHeldPointer } from './humanize/held-pointer.ts';
 import { enableHumanize } from './humanize/humanize.ts';
@@ -23,8 +24,8 @@ export interface GuardLimits {
 /**
  * What keeps a session's pages from holding it (a download that never ends, a
  * popup flood, a print dialog, a pointer lock, a passkey dialog, a hung
- * renderer), and the notes each leaves for the next tool result. One per
- * session; each launch's context is guarded anew.
+ * renderer, a frame in a refresh loop), and the notes each leaves for the
+ * next tool result. One per session; each launch's context is guarded anew.
  */
 export class ContextGuards {
   readonly #limits: GuardLimits;
@@ -37,6 +38,8 @@ export class ContextGuards {
   #printsCancelled = 0;
   #pointerLocksReleased = 0;
   #pointersHeld = 0;
+  /** URLs of the documents a frame was left out of a snapshot in (churning-frames.ts). */
+  #framesLeftOut = new Set<string>();
   #passkeys: PasskeyGuard | undefined;
 
   constructor(limits: GuardLimits, log: Logger) {
@@ -64,6 +67,7 @@ export class ContextGuards {
     guardPages(context, limits.maxPages, () => this.#tabsClosed++, stops && { stops, onStopped: () => (this.#openersStopped = true), onOpenerEnded: (url) => this.#openersEnded.push(url) });
     this.#printPreviews = limits.headed ? cancelPrintPreviews(browser, () => this.#printsCancelled++, this.#log) : undefined;
     watchForHangCheck(context);
+    leaveOutChurningFrames(context, (url) => this.#framesLeftOut.add(url));
     this.#passkeys = new PasskeyGuard(context);
   }
 
@@ -89,6 +93,8 @@ export class ContextGuards {
     this.#pointerLocksReleased = 0;
     if (this.#pointersHeld) this.#notes.push(heldPointerNote(this.#pointersHeld));
     this.#pointersHeld = 0;
+    for (const url of this.#framesLeftOut) this.#notes.push(`Note: a frame in ${url} replaced its document faster than the snapshot could read it (a refresh loop), so the snapshot leaves its content out.`);
+    this.#framesLeftOut.clear();
     return this.#notes.splice(0);
   }
 }

@@ -159,6 +159,9 @@ export async function startHostileSite(): Promise<HostileSite> {
     }
     // A cross-origin frame (its own renderer) whose script stops yielding 1.5 s after it loads.
     if (url.pathname === '/frame-spin') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Spinning frame', `<h1>Around the frame</h1>${button('Top button', "document.title = 'top clicked'")}<iframe src="${otherOrigin}/spin-frame"></iframe>`));
+    // A cross-origin frame (its own renderer) whose document replaces itself as it loads, for good: a refresh loop in a frame.
+    if (url.pathname === '/frame-churn') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Churning frame', `<h1>Around the frame</h1>${button('Top button', "document.title = 'top clicked'")}<iframe src="${otherOrigin}/churning"></iframe>`));
+    if (url.pathname === '/churning') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Churning', `<p>gone soon</p><script>location.replace('/churning?' + Math.random())</script>`));
     // A popup of another origin (its own renderer) whose script stops yielding 1.5 s after it loads.
     if (url.pathname === '/popup-spin') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Opens a spinning popup', button('Open popup', `window.open('${otherOrigin}/spin-tab')`)));
     // A cross-origin frame that alerts as it loads: the page around it cannot finish loading until it is answered.
