@@ -1,6 +1,6 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { loadedCoreBundle } from '../playwright-bundles.ts';
-import { serverObject, type Impl } from './utility-world.ts';
+import { serverObject, withFrameSelectors, type Impl } from './utility-world.ts';
 
 // Playwright's snapshot reads each iframe through a selector that enters it
 // (`aria-ref=eN >> internal:control=enter-frame >> body,frameset`) and tries
@@ -79,12 +79,5 @@ function leaveOutChurning(selectorsProto: Impl): void {
 export function leaveOutChurningFrames(context: BrowserContext, leftOut: (url: string) => void): void {
   const server = serverObject(context);
   if (server) listeners.set(server, leftOut);
-  if (patched) return;
-  const fromPage = (page: Page) => {
-    const selectors = serverObject(page.mainFrame())?.selectors as Impl | undefined;
-    if (selectors) leaveOutChurning(Object.getPrototypeOf(selectors));
-  };
-  const page = context.pages()[0];
-  if (page) fromPage(page);
-  else context.once('page', fromPage);
+  if (!patched) withFrameSelectors(context, leaveOutChurning);
 }

@@ -51,19 +51,27 @@ function keepQueries(selectorsProto: Impl): void {
   };
 }
 
+/**
+ * Hands Playwright's server-side FrameSelectors prototype (what every frame's
+ * selector queries go through) to `patch`, from the context's first page:
+ * at once, or when that page opens.
+ */
+export function withFrameSelectors(context: BrowserContext, patch: (selectorsProto: Impl) => void): void {
+  const fromPage = (page: Page) => {
+    const selectors = serverObject(page.mainFrame())?.selectors as Impl | undefined;
+    if (selectors) patch(Object.getPrototypeOf(selectors));
+  };
+  const page = context.pages()[0];
+  if (page) fromPage(page);
+  else context.once('page', fromPage);
+}
+
 /** This context's element queries stay in the utility world while none of the user's scripts runs. */
 export function keepQueriesInUtilityWorld(context: BrowserContext, scripts: UserScripts): void {
   const server = serverObject(context);
   if (!server) return;
   sessions.set(server, scripts);
-  const fromPage = (page: Page) => {
-    const selectors = serverObject(page.mainFrame())?.selectors as Impl | undefined;
-    if (selectors) keepQueries(Object.getPrototypeOf(selectors));
-  };
-  if (patched) return;
-  const page = context.pages()[0];
-  if (page) fromPage(page);
-  else context.once('page', fromPage);
+  if (!patched) withFrameSelectors(context, keepQueries);
 }
 
 type WorldFunction = (element: Element, arg: string) => string | null;
