@@ -10,7 +10,7 @@ import { httpClient, startHttpServer } from './helpers/http-server.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { commandLine, descendants } from './helpers/processes.ts';
 import { closeAll, connect, RecordingStdioTransport, ROOT, testEnv, textOf, type Connected } from './helpers/server.ts';
-import { CHROMIUM } from './helpers/upstream-cli.ts';
+import { CHROMIUM, upstreamTmpDir } from './helpers/upstream-cli.ts';
 import { startSite, type Site } from './helpers/site.ts';
 import { startDisplay, type Display } from './helpers/display.ts';
 
@@ -119,7 +119,7 @@ test('stdio on a display, no --headless: headed, as the upstream CLI with the sa
   };
   const upstreamArgs = (extra: string[]) => [path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'), '--browser', 'chromium', '--executable-path', CHROMIUM, '--isolated', '--no-sandbox', '--output-dir', outputDir, ...extra];
   const upstream = async (extra: string[]): Promise<Connected> => {
-    const transport = new RecordingStdioTransport(process.execPath, upstreamArgs(extra), { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', DISPLAY: display });
+    const transport = new RecordingStdioTransport(process.execPath, upstreamArgs(extra), { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', DISPLAY: display, TMPDIR: upstreamTmpDir() });
     const client = new Client({ name: 'stealth-test-client', version: '1.0.0' });
     await client.connect(transport);
     return { client, transport };

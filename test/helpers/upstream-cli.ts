@@ -10,7 +10,7 @@ export const CHROMIUM = process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/
 // singleton-socket dir then stays in TMPDIR: one per session, ~400 a CI run.
 // Its runs share one TMPDIR of this test process's, removed at its exit.
 let upstreamTmp: string | undefined;
-function upstreamTmpDir(): string {
+export function upstreamTmpDir(): string {
   if (upstreamTmp) return upstreamTmp;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spm-upstream-tmp-'));
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
