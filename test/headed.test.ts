@@ -7,10 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { httpClient, startHttpServer } from './helpers/http-server.ts';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { commandLine, descendants } from './helpers/processes.ts';
-import { closeAll, connect, RecordingStdioTransport, ROOT, testEnv, textOf, type Connected } from './helpers/server.ts';
-import { CHROMIUM, upstreamTmpDir } from './helpers/upstream-cli.ts';
+import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { connectUpstream } from './helpers/upstream-cli.ts';
 import { startSite, type Site } from './helpers/site.ts';
 import { startDisplay, type Display } from './helpers/display.ts';
 
@@ -117,13 +116,8 @@ test('stdio on a display, no --headless: headed, as the upstream CLI with the sa
     assert.ok(line, 'a browser runs');
     return !line.includes('--headless');
   };
-  const upstreamArgs = (extra: string[]) => [path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'), '--browser', 'chromium', '--executable-path', CHROMIUM, '--isolated', '--no-sandbox', '--output-dir', outputDir, ...extra];
-  const upstream = async (extra: string[]): Promise<Connected> => {
-    const transport = new RecordingStdioTransport(process.execPath, upstreamArgs(extra), { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', DISPLAY: display, TMPDIR: upstreamTmpDir() });
-    const client = new Client({ name: 'stealth-test-client', version: '1.0.0' });
-    await client.connect(transport);
-    return { client, transport };
-  };
+  // No --headless of its own: the display decides, unless the compared command line says --headless.
+  const upstream = (extra: string[]): Promise<Connected> => connectUpstream(outputDir, extra, { DISPLAY: display }, { headless: false });
   const seen: Record<string, boolean> = {};
   try {
     for (const [label, extra] of [['default', []], ['--headless', ['--headless']]] as const) {

@@ -4,10 +4,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { useSite } from './helpers/fixtures.ts';
 import { httpClient } from './helpers/http-server.ts';
-import { connect, RecordingStdioTransport, ROOT, runCli, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { connect, ROOT, runCli, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { CHROMIUM, connectUpstream } from './helpers/upstream-cli.ts';
 
 // A Playwright MCP config file, or command line, used as it is with the
@@ -151,14 +150,7 @@ describe("a config file's browser.userDataDir", () => {
       const file = path.join(dir, `${side}.json`);
       fs.writeFileSync(file, JSON.stringify({ browser: { userDataDir: profile } }));
       // The upstream without --isolated: a profile of its own is what the file asks for.
-      const upstreamArgs = [path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'), '--browser', 'chromium', '--executable-path', CHROMIUM, '--headless', '--no-sandbox', '--output-dir', out, '--config', file];
-      const start = async (): Promise<Connected> => {
-        if (side === 'ours') return connect(testEnv(out), ['--config', file]);
-        const transport = new RecordingStdioTransport(process.execPath, upstreamArgs, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' });
-        const client = new Client({ name: 'stealth-test-client', version: '1.0.0' });
-        await client.connect(transport);
-        return { client, transport };
-      };
+      const start = (): Promise<Connected> => (side === 'ours' ? connect(testEnv(out), ['--config', file]) : connectUpstream(out, ['--config', file], {}, { isolated: false }));
       const seen: string[] = [];
       for (const write of [true, false]) {
         const server = await start();
