@@ -7,6 +7,8 @@ export interface ScriptStops {
   stop(targetIds: ReadonlySet<string>): void;
   /** Ends each target's renderer (it crashes, with every page it runs): for a script V8 does not stop. */
   crash(targetIds: ReadonlySet<string>): void;
+  /** Whether the target's renderer runs a command within ms (undefined: not known). */
+  answers(targetId: string, ms: number): Promise<boolean | undefined>;
 }
 
 const targetIds = new WeakMap<Page, Promise<string | undefined>>();

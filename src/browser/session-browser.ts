@@ -3,7 +3,8 @@ import type { Logger } from '../log.ts';
 import { metrics } from '../metrics/metrics.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
 import { closeUnresponsivePages, NO_HUNG_PAGES, type HungPages } from './hang-recovery.ts';
-import { stopStuckScripts, type StoppedScripts } from './stuck-scripts.ts';
+import { stopScriptBeforeLeaving, stopStuckScripts, type StoppedScripts } from './stuck-scripts.ts';
+import { leaveCurrentTab } from './leaving-tab.ts';
 import { ContextGuards } from './context-guards.ts';
 import { untilClosed, withDeadline } from './deadline.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
@@ -235,8 +236,17 @@ export class SessionBrowser {
   async stopStuckScripts(): Promise<StoppedScripts> {
     const context = await this.runningContext();
     const stops = scriptStopsOf(this.#quiet);
-    const none = { frames: [], tabs: [] };
+    const none = { frames: [], tabs: [], left: [] };
     return context && stops ? stopStuckScripts(context, stops).catch(() => none) : none;
+  }
+
+  /** A navigation call starts: the current tab's stuck script is stopped now (its page's URL in `stopped`) or by a later check until `ends` (leaving-tab.ts). */
+  async navigationStarts(): Promise<{ ends: () => void; stopped?: string }> {
+    const context = await this.runningContext();
+    const stops = scriptStopsOf(this.#quiet);
+    if (!context || !stops) return { ends: () => {} };
+    const stopped = await stopScriptBeforeLeaving(context, stops).catch(() => undefined);
+    return { ends: leaveCurrentTab(context), stopped };
   }
 
   /** The context of the browser running now, if one runs. */

@@ -1,7 +1,8 @@
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
 import { openDialogOf } from './open-dialogs.ts';
-import { askTargetInfo, rendererAnswers, type ScriptStops } from './script-stop.ts';
+import { askTargetInfo, rendererAnswers, targetIdOf, type ScriptStops } from './script-stop.ts';
+import { tabBeingLeft } from './leaving-tab.ts';
 import { isCurrentTab } from './upstream-tabs.ts';
 import { navigationWaitingFor } from './waiting-navigations.ts';
 
@@ -15,7 +16,8 @@ import { navigationWaitingFor } from './waiting-navigations.ts';
 // a wait of 2 s, each ~30 s with such a frame, measured 2026-11-28; with such
 // a popup, no answer at all). An unautomated browser shows the rest of the
 // page meanwhile; here that script is stopped, as a page found stuck is, and
-// the call goes on. The current tab is left to the hang check (hang-recovery.ts).
+// the call goes on. The current tab is left to the hang check (hang-recovery.ts),
+// unless a navigation is leaving it (leaving-tab.ts).
 
 /**
  * Each renderer is given this long to evaluate `0`: one busy for longer is
@@ -29,9 +31,11 @@ const PROBE_MS = 4000;
 export interface StoppedScripts {
   frames: string[];
   tabs: string[];
+  /** The current tab a navigation is leaving, whose old document held it up. */
+  left: string[];
 }
 
-type Probed = { url: string; targetId: string } | undefined;
+type Probed = { url: string; targetId: string; target: Frame | Page } | undefined;
 
 /** A frame's or page's target when its renderer does not answer; undefined when it does, or is not out of process (a frame in its parent's renderer). */
 async function probe(context: BrowserContext, target: Frame | Page): Promise<Probed> {
@@ -41,7 +45,7 @@ async function probe(context: BrowserContext, target: Frame | Page): Promise<Pro
   try {
     if (await rendererAnswers(session, PROBE_MS)) return undefined;
     const targetId = (await askTargetInfo(session, PROBE_MS))?.targetId;
-    return targetId ? { url: target.url(), targetId } : undefined;
+    return targetId ? { url: target.url(), targetId, target } : undefined;
   } finally {
     void session.detach().catch(() => {});
   }
@@ -49,7 +53,7 @@ async function probe(context: BrowserContext, target: Frame | Page): Promise<Pro
 
 /**
  * Stops the script of every out-of-process frame, and every tab but the
- * current one, whose renderer does not answer (on Playwright's own DevTools
+ * current one (unless a navigation is leaving it), whose renderer does not answer (on Playwright's own DevTools
  * session, which the renderer answers between two statements). Bounded: all
  * are probed at once, 3 × PROBE_MS at most.
  */
@@ -57,13 +61,38 @@ export async function stopStuckScripts(context: BrowserContext, stops: ScriptSto
   const pages = context.pages().filter((page) => !page.isClosed());
   // An alert in a frame (or in a page sharing its renderer) holds that renderer until answered: not stuck.
   // Which renderers a dialog holds is not known here, so while one is open nothing is stopped, as no page is closed.
-  if (pages.some((page) => openDialogOf(page))) return { frames: [], tabs: [] };
+  if (pages.some((page) => openDialogOf(page))) return { frames: [], tabs: [], left: [] };
   const frames = pages.flatMap((page) => page.frames().filter((frame) => frame.parentFrame() && !frame.isDetached()));
   // A tab whose navigation waits for its server answers nothing until it commits: waiting, not stuck.
-  const tabs = pages.filter((page) => !isCurrentTab(page) && !navigationWaitingFor(page));
+  // Once the response to a navigation away has come, what holds it is the old document's script.
+  const left = tabBeingLeft(context);
+  const tabs = pages.filter((page) => (page === left || !isCurrentTab(page)) && !navigationWaitingFor(page));
   const stuckOf = async (targets: (Frame | Page)[]) => (await Promise.all(targets.map((target) => probe(context, target)))).filter((found) => found !== undefined);
   const [stuckFrames, stuckTabs] = await Promise.all([stuckOf(frames), stuckOf(tabs)]);
   const stuck = [...stuckFrames, ...stuckTabs];
   if (stuck.length) stops.stop(new Set(stuck.map(({ targetId }) => targetId)));
-  return { frames: stuckFrames.map(({ url }) => url), tabs: stuckTabs.map(({ url }) => url) };
+  const urls = (found: typeof stuck) => found.map(({ url }) => url);
+  return { frames: urls(stuckFrames), tabs: urls(stuckTabs.filter(({ target }) => target !== left)), left: urls(stuckTabs.filter(({ target }) => target === left)) };
+}
+
+// Once a navigation starts, the browser holds every DevTools command for the
+// page until the new document commits, which a script that never yields in
+// the old one prevents: a stop sent then would wait with them, and only the
+// hang check's close would end the call. So the tab is probed before the
+// navigation is sent (a script the leaving itself starts, an endless unload
+// handler, runs during the commit, when commands flow again: the checks
+// during the call stop that one). A renderer busy this long without a break
+// is taken as stuck: the page is being left anyway.
+const BEFORE_LEAVING_MS = 2000;
+
+/** Before a navigation leaves the current tab: stops its script if its renderer does not answer. The page's URL when it did. */
+export async function stopScriptBeforeLeaving(context: BrowserContext, stops: ScriptStops): Promise<string | undefined> {
+  const pages = context.pages().filter((candidate) => !candidate.isClosed());
+  const page = pages.find(isCurrentTab);
+  // A blank tab runs no script of a page's; a dialog holds its renderer (and those it shares) without being stuck.
+  if (!page || page.url() === 'about:blank' || pages.some((candidate) => openDialogOf(candidate)) || navigationWaitingFor(page)) return undefined;
+  const targetId = await targetIdOf(context, page, BEFORE_LEAVING_MS);
+  if (!targetId || (await stops.answers(targetId, BEFORE_LEAVING_MS)) !== false) return undefined;
+  stops.stop(new Set([targetId]));
+  return page.url();
 }

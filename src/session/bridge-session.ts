@@ -20,7 +20,7 @@ import { callDeadlineMs, currentTabCheckMs, forwardToolCall } from './forward-ca
 import { localTools } from './local-tools/index.ts';
 import { toolLabel } from './tool-label.ts';
 import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
-import { isInputTool, refusal, unsafeCodeAllowed, USER_SCRIPT_TOOLS, visibleUpstreamTools } from './tool-policy.ts';
+import { isInputTool, NAVIGATION_TOOLS, refusal, unsafeCodeAllowed, USER_SCRIPT_TOOLS, visibleUpstreamTools } from './tool-policy.ts';
 import { userCodeOf } from './user-code.ts';
 import { SERVER_INFO, SERVER_OPTIONS } from './server-identity.ts';
 import type { Activity } from './activity.ts';
@@ -216,15 +216,17 @@ export class BridgeSession {
     if (params.name !== 'browser_snapshot') this.browser.actionStarts();
     const sent = { at: performance.now(), browserRan: this.browser.running, closedTabs: this.browser.closedTabs };
     const inputEnds = isInputTool(params.name) ? await this.browser.inputStarts() : void (await this.browser.otherStarts());
+    const navigation = NAVIGATION_TOOLS.has(params.name) ? await this.browser.navigationStarts() : undefined;
     let result: CallToolResult;
     let stuckNote: string | undefined;
     try {
       const currentTab = { afterMs: currentTabCheckMs(deadlineMs), run: () => this.#hangs.duringCall() };
-      ({ value: result, note: stuckNote } = await withStuckScriptsStopped(this.browser, this.#options.log, this.id, forward(), currentTab));
+      ({ value: result, note: stuckNote } = await withStuckScriptsStopped(this.browser, this.#options.log, this.id, forward(), currentTab, navigation?.stopped));
       bundleCodeCacheReady();
       for (const retried of [retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation]) if (result.isError && !extra.signal.aborted) result = await retried(result, sent, retry);
     } finally {
       inputEnds?.();
+      navigation?.ends();
     }
     const closedNow = result.isError && TIMED_OUT.test(textOf(result)) ? await this.#hangs.afterTimeout() : undefined;
     for (const note of [closedAfterCancel, stuckNote, closedNow]) if (note) result = withNote(result, note);

@@ -18,14 +18,17 @@ export interface CurrentTabCheck {
 /**
  * While a tool call runs past FIRST_CHECK_MS, stops the script of frames in
  * other renderers, and of tabs other than the current one, that no longer
- * answer, so the call goes on; the note says which. Past `currentTab.afterMs`
+ * answer, so the call goes on; the note says which (and `leftStopped`, a
+ * page a navigation leaves, stopped before it). Past `currentTab.afterMs`
  * the current tab is checked too: closing it ends the call.
  */
-export async function withStuckScriptsStopped<T>(browser: SessionBrowser, log: Logger, sessionId: string, call: Promise<T>, currentTab?: CurrentTabCheck): Promise<{ value: T; note: string | undefined }> {
+export async function withStuckScriptsStopped<T>(browser: SessionBrowser, log: Logger, sessionId: string, call: Promise<T>, currentTab?: CurrentTabCheck, leftStopped?: string): Promise<{ value: T; note: string | undefined }> {
   let currentTabNote: Promise<string | undefined> | undefined;
   const disarm = currentTab?.afterMs === undefined ? undefined : afterCallTime(currentTab.afterMs, browser.launches, () => void (currentTabNote = currentTab.run().catch(() => undefined)));
   const frames = new Set<string>();
   const tabs = new Set<string>();
+  // The tab a navigation leaves, stopped before it was sent (browser/stuck-scripts.ts).
+  const left = new Set<string>(leftStopped === undefined ? [] : [leftStopped]);
   let done = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const check = async () => {
@@ -33,14 +36,15 @@ export async function withStuckScriptsStopped<T>(browser: SessionBrowser, log: L
     const stopped = await browser.stopStuckScripts();
     for (const url of stopped.frames) frames.add(url);
     for (const url of stopped.tabs) tabs.add(url);
+    for (const url of stopped.left) left.add(url);
     if (!done) timer = setTimeout(check, NEXT_CHECK_MS);
   };
   timer = setTimeout(check, FIRST_CHECK_MS);
   try {
     const value = await call;
-    const all = [...frames, ...tabs];
+    const all = [...frames, ...tabs, ...left];
     if (all.length) log.warn(`session ${sessionId}: stopped the script of ${all.length} unresponsive frame(s) or tab(s): ${all.slice(0, 5).join(', ')}`);
-    const notes = [frames.size ? frameNote([...frames]) : undefined, tabs.size ? tabNote([...tabs]) : undefined, await currentTabNote].filter((note) => note !== undefined);
+    const notes = [frames.size ? frameNote([...frames]) : undefined, tabs.size ? tabNote([...tabs]) : undefined, left.size ? leftNote([...left]) : undefined, await currentTabNote].filter((note) => note !== undefined);
     return { value, note: notes.length ? notes.join('\n') : undefined };
   } finally {
     done = true;
@@ -54,3 +58,6 @@ const frameNote = (urls: string[]): string =>
 
 const tabNote = (urls: string[]): string =>
   `Note: the tab${named(urls)} stopped responding (a script that never yields), which held up this call; ${urls.length > 1 ? 'their scripts were' : 'its script was'} stopped, and ${urls.length > 1 ? 'they stay' : 'it stays'} open. The current tab was not touched.`;
+
+const leftNote = (urls: string[]): string =>
+  `Note: the page${named(urls)} stopped responding (a script that never yields, or one that runs while the page unloads), which held up leaving it; its script was stopped so the navigation could go on.`;

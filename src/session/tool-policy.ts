@@ -8,6 +8,9 @@ export const UNSAFE_CODE_TOOL = 'browser_run_code_unsafe';
 /** Tools that run script the user wrote (or a page's own WebMCP tool) in the page: it runs with a user gesture, as on the upstream. */
 export const USER_SCRIPT_TOOLS = new Set(['browser_evaluate', UNSAFE_CODE_TOOL, 'browser_webmcp_call']);
 
+/** Tools that leave the current tab's document for another (browser/leaving-tab.ts). */
+export const NAVIGATION_TOOLS = new Set(['browser_navigate', 'browser_navigate_back', 'browser_navigate_forward']);
+
 /** Tools that hand the page input, so its handlers run (browser/passkey-guard.ts); not the client's own script, which reads the page as it is. */
 const INPUT_TOOLS = /^browser_(click|check|uncheck|drag|drop|fill_form|select_option|type|press_key|press_sequentially|keydown|keyup|hover|file_upload|handle_dialog|mouse_[a-z_]+|webmcp_call|resume)$/;
 

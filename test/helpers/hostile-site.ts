@@ -58,6 +58,9 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/title-huge': html('x', `${button('Under a huge title', "document.title = 'Huge title clicked'")}<script>document.title = 'T'.repeat(2e6)</script>`),
   '/spin-frame': html('Spinning', `<p>frame text</p>${button('Frame button', "this.textContent = 'frame clicked'")}<script>setTimeout(() => { for (;;) {} }, 1500)</script>`),
   '/spin-tab': html('Spinning tab', `<p>popup text</p><script>setTimeout(() => { for (;;) {} }, 1500)</script>`),
+  // Handlers that never return while the page is being left (beforeunload fires only after a user gesture).
+  '/unload-spin': html('Endless unload', `<p>leave me</p><script>addEventListener('pagehide', () => { for (;;) {} })</script>`),
+  '/beforeunload-spin': html('Endless beforeunload', `${button('Touch', "document.title = 'touched'")}<script>addEventListener('beforeunload', () => { for (;;) {} })</script>`),
   // No doctype: quirks mode, where a bare :hover matches links only.
   '/quirks': `<html><head><title>Quirks</title></head><body><h1>No doctype</h1>${button('Quirky button', "document.title += ' +'")}</body></html>`,
   '/print-click': html('Print on click', button('Print me', "print(); document.title = 'printed'")),

@@ -16,7 +16,9 @@ export type Purpose =
   | { kind: 'discard' }
   | { kind: 'preview'; call: ReplayedCall; index: number }
   /** At its answer a sync's last previews are in: the sync ends. */
-  | { kind: 'previewed' };
+  | { kind: 'previewed' }
+  /** Its answer (or its session's end) tells that the renderer runs commands. */
+  | { kind: 'answered'; resolve: () => void };
 
 type Bindings = ReadonlyMap<string, string | undefined>;
 

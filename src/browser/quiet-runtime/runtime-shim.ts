@@ -127,6 +127,21 @@ export class QuietRuntime {
   }
 
   /**
+   * Whether the target's renderer evaluates `0` within ms, asked on
+   * Playwright's own session: one round trip, where a probe's own session
+   * costs an attach and a detach too. Undefined without such a session.
+   */
+  rendererAnswers(targetId: string, ms: number): Promise<boolean | undefined> {
+    const sessionId = [...this.#sessions].find(([, state]) => state.quiet && state.targetId === targetId)?.[0];
+    if (sessionId === undefined) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      const answered = () => (clearTimeout(timer), resolve(true));
+      this.#toBrowser(this.#own.command(sessionId, 'Runtime.evaluate', { expression: '0', silent: true }, { kind: 'answered', resolve: answered }).text);
+    });
+  }
+
+  /**
    * Crashes each target's renderer (Page.crash, which the renderer runs on its
    * IO thread whatever its main thread does), on Playwright's own session for
    * the same reason as stopScripts. Every page of that renderer crashes.
@@ -226,6 +241,7 @@ export class QuietRuntime {
       const gone = this.#sessions.get(params.sessionId as string);
       for (const waiter of gone?.waiters.splice(0) ?? []) waiter.resolve();
       for (const purpose of this.#own.forget(params.sessionId as string)) if (purpose.kind === 'preview') releaseCall(purpose.call);
+      else if (purpose.kind === 'answered') purpose.resolve();
       for (const call of gone?.sync?.calls ?? []) releaseCall(call);
       this.#sessions.delete(params.sessionId as string);
       return null;
@@ -255,6 +271,10 @@ export class QuietRuntime {
     if (!purpose) return [];
     const { sessionId } = purpose;
     const state = this.#sessions.get(sessionId);
+    if (purpose.kind === 'answered') {
+      purpose.resolve();
+      return [];
+    }
     if (purpose.kind === 'preview') previewArrived(purpose.call, purpose.index, (message.result as { result?: { preview?: unknown } } | undefined)?.result?.preview);
     else if (purpose.kind === 'disable') state?.keys.replayStarts();
     else if (purpose.kind === 'discard' && state) {
