@@ -37,7 +37,7 @@ describe('hostile pages: every tool call returns, says what happened as upstream
       if (label.startsWith('upstream')) for (const line of slow) t.diagnostic(`upstream CLI: ${line}`);
       else {
         assert.deepEqual(slow, [], 'every call came back within its bound');
-        for (const name of ['a page that allocates until its renderer is killed (OOM)', 'a renderer crash'])
+        for (const name of ['a page that allocates until its renderer is killed (OOM)', 'a renderer crash', 'a renderer that crashes while its page loads'])
           assert.match(drivers.get(name)!.texts.join('\n'), /the renderer of this tab crashed/, `${name}: the result says the renderer crashed`);
       }
       const browsers = browserProcessesOf(server.transport.pid);
@@ -59,6 +59,11 @@ describe('hostile pages: every tool call returns, says what happened as upstream
         const b: Driver = upstream.get(name)!;
         assert.deepEqual(a.shapes.slice(0, a.scenarioEnd), b.shapes.slice(0, b.scenarioEnd), `${label}: ${name}`);
       }
+      // A crash's error names the call as the upstream's does ("Error: browserBackend.callTool: Target crashed"; which of
+      // "Target" or "Page crashed" comes first varies on either side).
+      const namedCall = (d: Driver) => d.texts.join('\n').match(/^Error: ([^:\n]+: )?(Target|Page) crashed/m)?.[1];
+      for (const name of ['a renderer crash', 'a renderer that crashes while its page loads'])
+        assert.equal(namedCall(ours.get(name)!), namedCall(upstream.get(name)!), `${label}: ${name}: the error names the call as the upstream's does`);
     }
   });
 

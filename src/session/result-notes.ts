@@ -3,7 +3,7 @@
 
 /** The upstream's own deadline for a tool call, or a Playwright timeout inside it. */
 export const TIMED_OUT = /Timeout \d+ms exceeded/;
-export const CRASHED = /Target crashed/;
+export const CRASHED = /Target crashed|Page crashed|page crashed!/;
 /** Playwright's answer on a page that is closed or being closed. */
 export const PAGE_CLOSED = /Target page, context or browser has been closed/;
 export const PAGE_CLOSED_NOTE = 'Note: this call first met a tab the session was still closing (it had stopped responding, or it was a popup past --max-pages); it ran again once that tab was gone.';

@@ -44,6 +44,7 @@ export const SCENARIOS: Scenario[] = [
   ['a download storm', async (d) => { await d.go('/download-storm'); await d.click('Download all'); }],
   ['a page that allocates until its renderer is killed (OOM)', async (d) => { await d.go('/oom'); await d.call('browser_wait_for', { time: 3 }); await d.call('browser_snapshot'); }, false],
   ['a renderer crash', async (d) => { await d.go('/calm'); await d.call('browser_navigate', { url: 'chrome://crash' }); await d.call('browser_snapshot'); }],
+  ['a renderer that crashes while its page loads', async (d) => { await d.go('/crash-while-loading'); await d.call('browser_snapshot'); }],
   ['evaluate: a promise that never settles', async (d) => { await d.go('/calm'); await d.call('browser_evaluate', { function: '() => new Promise(() => {})' }); }, false],
   ['evaluate: a cyclic object', async (d) => { await d.go('/calm'); await d.call('browser_evaluate', { function: '() => { const a = {}; a.self = a; return a; }' }); }],
 ];

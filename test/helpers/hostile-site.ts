@@ -58,6 +58,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/title-huge': html('x', `${button('Under a huge title', "document.title = 'Huge title clicked'")}<script>document.title = 'T'.repeat(2e6)</script>`),
   '/spin-frame': html('Spinning', `<p>frame text</p>${button('Frame button', "this.textContent = 'frame clicked'")}<script>setTimeout(() => { for (;;) {} }, 1500)</script>`),
   '/spin-tab': html('Spinning tab', `<p>popup text</p><script>setTimeout(() => { for (;;) {} }, 1500)</script>`),
+  // Nesting 200,000 elements deep crashes the renderer while the page loads.
+  '/crash-while-loading': html('Too deep', `<script>let e = document.body; for (let i = 0; i < 200000; i++) { const d = document.createElement('div'); e.appendChild(d); e = d; }</script>`),
   // Handlers that never return while the page is being left (beforeunload fires only after a user gesture).
   '/unload-spin': html('Endless unload', `<p>leave me</p><script>addEventListener('pagehide', () => { for (;;) {} })</script>`),
   '/beforeunload-spin': html('Endless beforeunload', `${button('Touch', "document.title = 'touched'")}<script>addEventListener('beforeunload', () => { for (;;) {} })</script>`),

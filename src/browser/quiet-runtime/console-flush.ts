@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { loadedCoreBundle } from '../../playwright-bundles.ts';
 import { withDeadline } from '../deadline.ts';
+import { callAsUpstream } from '../upstream-call.ts';
 import type { QuietRuntime } from './runtime-shim.ts';
 
 // With the Runtime domain off (runtime-shim.ts), a page's console messages
@@ -76,10 +77,18 @@ export function flushConsoleBeforeReads(context: BrowserContext, shim: QuietRunt
   };
   for (const name of Object.keys(freshFor) as (keyof typeof freshFor)[]) {
     const native = proto[name] as (this: TabLike, ...args: unknown[]) => Promise<unknown>;
-    (proto as unknown as Record<string, unknown>)[name] = async function (this: TabLike, ...args: unknown[]) {
-      await flush(this, freshFor[name](this));
-      if (name === 'captureSnapshot') snapshotTaken.add(this);
-      return native.apply(this, args);
+    // Run as the upstream's own call (upstream-call.ts): a page call that fails in the read (a
+    // crashed tab's snapshot) reads "browserBackend.callTool: Target crashed" as there, not a bare "Target crashed".
+    (proto as unknown as Record<string, unknown>)[name] = function (this: TabLike, ...args: unknown[]) {
+      return callAsUpstream()(
+        async () => {
+          await flush(this, freshFor[name](this));
+          if (name === 'captureSnapshot') snapshotTaken.add(this);
+        },
+        native,
+        this,
+        args,
+      );
     };
   }
 }
