@@ -242,7 +242,8 @@ export class SessionBrowser {
 
   /** A navigation call starts: the current tab's stuck script is stopped now (its page's URL in `stopped`) or by a later check until `ends` (leaving-tab.ts). */
   async navigationStarts(): Promise<{ ends: () => void; stopped?: string }> {
-    const context = await this.runningContext();
+    // Before the upstream holds the context it has no tab to leave: the first navigate does not wait here for the launch.
+    const context = this.#contextGiven ? await this.runningContext() : undefined;
     const stops = scriptStopsOf(this.#quiet);
     if (!context || !stops) return { ends: () => {} };
     const stopped = await stopScriptBeforeLeaving(context, stops).catch(() => undefined);
