@@ -1,5 +1,4 @@
 import type { BrowserContext, Frame, Page } from 'playwright-core';
-import { isCurrentTab } from './upstream-tabs.ts';
 
 // A navigation away from a page whose script never yields (a loop started
 // after its load, an endless `pagehide` or `unload` handler) waits on that
@@ -13,12 +12,10 @@ import { isCurrentTab } from './upstream-tabs.ts';
 const leaving = new WeakMap<BrowserContext, Page>();
 
 /**
- * Marks the context's current tab as being left by a navigation call, until
+ * Marks `page`, the context's current tab, as being left by a navigation call, until
  * its main frame commits a document or the returned function is called.
  */
-export function leaveCurrentTab(context: BrowserContext): () => void {
-  const page = context.pages().find((candidate) => !candidate.isClosed() && isCurrentTab(candidate));
-  if (!page) return () => {};
+export function leaveTab(context: BrowserContext, page: Page): () => void {
   const mainFrame = page.mainFrame();
   const end = () => {
     page.off('framenavigated', committed);

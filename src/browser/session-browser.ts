@@ -4,7 +4,8 @@ import { metrics } from '../metrics/metrics.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
 import { closeUnresponsivePages, NO_HUNG_PAGES, type HungPages } from './hang-recovery.ts';
 import { stopScriptBeforeLeaving, stopStuckScripts, type StoppedScripts } from './stuck-scripts.ts';
-import { leaveCurrentTab } from './leaving-tab.ts';
+import { leaveTab } from './leaving-tab.ts';
+import { currentTabOf } from './upstream-tabs.ts';
 import { ContextGuards } from './context-guards.ts';
 import { untilClosed, withDeadline } from './deadline.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
@@ -240,14 +241,14 @@ export class SessionBrowser {
     return context && stops ? stopStuckScripts(context, stops).catch(() => none) : none;
   }
 
-  /** A navigation call starts: the current tab's stuck script is stopped now (its page's URL in `stopped`) or by a later check until `ends` (leaving-tab.ts). */
+  /** A navigation starts: the current tab's stuck script is stopped now (`stopped`: its URL) or by a check until `ends` (leaving-tab.ts). No tab before the upstream holds the context: no launch waited for. */
   async navigationStarts(): Promise<{ ends: () => void; stopped?: string }> {
-    // Before the upstream holds the context it has no tab to leave: the first navigate does not wait here for the launch.
     const context = this.#contextGiven ? await this.runningContext() : undefined;
+    const page = context && currentTabOf(context);
     const stops = scriptStopsOf(this.#quiet);
-    if (!context || !stops) return { ends: () => {} };
-    const stopped = await stopScriptBeforeLeaving(context, stops).catch(() => undefined);
-    return { ends: leaveCurrentTab(context), stopped };
+    if (!context || !page || !stops) return { ends: () => {} };
+    const stopped = await stopScriptBeforeLeaving(context, page, stops).catch(() => undefined);
+    return { ends: leaveTab(context, page), stopped };
   }
 
   /** The context of the browser running now, if one runs. */

@@ -85,12 +85,10 @@ export async function stopStuckScripts(context: BrowserContext, stops: ScriptSto
 // is taken as stuck: the page is being left anyway.
 const BEFORE_LEAVING_MS = 2000;
 
-/** Before a navigation leaves the current tab: stops its script if its renderer does not answer. The page's URL when it did. */
-export async function stopScriptBeforeLeaving(context: BrowserContext, stops: ScriptStops): Promise<string | undefined> {
-  const pages = context.pages().filter((candidate) => !candidate.isClosed());
-  const page = pages.find(isCurrentTab);
+/** Before a navigation leaves the current tab `page`: stops its script if its renderer does not answer. The page's URL when it did. */
+export async function stopScriptBeforeLeaving(context: BrowserContext, page: Page, stops: ScriptStops): Promise<string | undefined> {
   // A blank tab runs no script of a page's; a dialog holds its renderer (and those it shares) without being stuck.
-  if (!page || page.url() === 'about:blank' || pages.some((candidate) => openDialogOf(candidate)) || navigationWaitingFor(page)) return undefined;
+  if (page.url() === 'about:blank' || context.pages().some((candidate) => !candidate.isClosed() && openDialogOf(candidate)) || navigationWaitingFor(page)) return undefined;
   const targetId = await targetIdOf(context, page, BEFORE_LEAVING_MS);
   if (!targetId || (await stops.answers(targetId, BEFORE_LEAVING_MS)) !== false) return undefined;
   stops.stop(new Set([targetId]));

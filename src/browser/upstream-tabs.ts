@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { loadedCoreBundle } from '../playwright-bundles.ts';
 
 /** The upstream's tab of a page (its `Tab`), as far as this server reads it. */
@@ -10,6 +10,11 @@ export interface UpstreamTab {
 export function upstreamTabOf(page: Page): UpstreamTab | undefined {
   const { tools } = loadedCoreBundle() as { tools: { Tab: { forPage(page: Page): UpstreamTab | undefined } } };
   return tools.Tab.forPage(page);
+}
+
+/** The context's open page that is the upstream's current tab, if any. */
+export function currentTabOf(context: BrowserContext): Page | undefined {
+  return context.pages().find((page) => !page.isClosed() && isCurrentTab(page));
 }
 
 /** Whether this page is the upstream's current tab, the one its tools act on. */
