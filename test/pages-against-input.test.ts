@@ -65,6 +65,23 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
     assert.ok(keys >= 3 && keys < text.length, mine.read[1]);
   });
 
+  test('a button its page re-renders every 250 ms is pressed, where the ref\'s own element went during the pointer\'s way (the upstream CLI alongside)', { timeout: 180_000 }, async (t) => {
+    const play = async (d: Driver) => {
+      await d.go('/rerendered');
+      const outcomes: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const clicked = await d.click('Fleeting');
+        outcomes.push(/### Error/.test(clicked) ? (/Timeout/.test(clicked) ? 'timeout' : 'ref gone') : 'pressed');
+      }
+      const presses = await d.call('browser_evaluate', { function: '() => document.title' });
+      return { outcomes, presses: Number(presses.match(/pressed (\d+)/)?.[1] ?? 0) };
+    };
+    const { theirs, mine } = await sideBySide(play);
+    t.diagnostic(`upstream CLI: ${theirs.outcomes.join(', ')} (${theirs.presses} presses); ours: ${mine.outcomes.join(', ')} (${mine.presses} presses)`);
+    // The upstream clicks in ~50 ms and mostly lands; ours moved the pointer for half a second and every press waited for the ref's old element until it timed out.
+    assert.ok(mine.presses >= 2, `ours pressed ${mine.presses} of 6: ${mine.outcomes.join(', ')}`);
+  });
+
   test('a title longer than --max-result-chars is shortened, so the snapshot, its refs and the click still come through', { timeout: 120_000 }, async (t) => {
     const play = async (d: Driver) => {
       const nav = await d.go('/title-huge');

@@ -51,6 +51,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   // A page that puts its scroll back at the top 30 ms after it moves: a click below the fold must land in the moment between.
   '/scroll-locked': html('Scroll locked', `<p>top</p><div style="height:3000px">spacer</div>${button('Far below', "document.title = 'Far below clicked'")}<script>addEventListener('scroll', () => setTimeout(() => scrollTo(0, 0), 30))</script>`),
   // Every pointer move costs the page 300 ms of its thread.
+  // A framework that re-renders its button every 250 ms: each render a new element, at the same place, with the same name.
+  '/rerendered': html('Re-rendered', `<div id="root"></div><script>let presses = 0; const render = () => { document.getElementById('root').innerHTML = '<button>Fleeting</button>'; document.querySelector('#root button').onclick = () => { document.title = 'pressed ' + (++presses); }; }; render(); setInterval(render, 250);</script>`),
   '/mousemove-trap': html('Heavy mousemove', `<p id="p">0 moves</p>${button('Trapped', "document.title = 'Trapped clicked'")}<script>let moves = 0; addEventListener('mousemove', () => { document.getElementById('p').textContent = ++moves + ' moves'; const end = performance.now() + 300; while (performance.now() < end); })</script>`),
   // Every key costs the page 300 ms of its thread.
   '/keydown-trap': html('Heavy keydown', `<input aria-label="Slow field" id="f"><p id="p">0 keys</p><script>let keys = 0; addEventListener('keydown', () => { document.getElementById('p').textContent = ++keys + ' keys'; const end = performance.now() + 300; while (performance.now() < end); })</script>`),

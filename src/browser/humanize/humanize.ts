@@ -8,8 +8,9 @@ import { fillLikeAPerson, focusLikeAPerson } from './field.ts';
 import { keepPlainKeyboard, pageOf, typeLikeAPerson } from './keys.ts';
 import { heldByDialog, raisesDialogsOnInput, untilDialog } from './dialog-watch.ts';
 import { approach, PREPARE_MS } from './pointer.ts';
+import { rememberNormalize, replacementFor } from './replaced-target.ts';
 import { selectLikeAPerson } from './select.ts';
-import { buttonHoldMs, keyHoldMs } from './timing.ts';
+import { buttonHoldMs, keyHoldMs, tapHoldMs } from './timing.ts';
 
 // Humanised input for the upstream's tools: before a click, double-click,
 // hover or drag the pointer travels to a point inside the element along a
@@ -35,6 +36,7 @@ const nothing = async (): Promise<void> => {};
 const typable = (text: unknown): text is string => typeof text === 'string' && text.length > 0 && text.length <= MAX_TYPED;
 
 function patchLocator(proto: Proto): void {
+  rememberNormalize(proto);
   const click = (element: Locator, options: Options) => proto.click!.call(element, options);
   for (const method of ['click', 'dblclick', 'hover', 'check', 'uncheck'] as const) {
     const original = proto[method]!;
@@ -54,8 +56,11 @@ function patchLocator(proto: Proto): void {
         if (heldByDialog(this.page())) return { result: undefined };
         if (!position) return;
         // Playwright lets the button up in the same millisecond (check and uncheck take no delay).
-        const hold = HOLDS.has(method) && options.delay === undefined ? { delay: buttonHoldMs() } : {};
-        argv[0] = { ...options, ...hold, position };
+        const replaced = await replacementFor(this).catch(() => undefined);
+        const hold = HOLDS.has(method) && options.delay === undefined ? { delay: replaced ? tapHoldMs() : buttonHoldMs() } : {};
+        // The element that replaced the ref's is where the pointer is, not where the position was measured on the old one.
+        argv[0] = replaced ? { ...options, ...hold } : { ...options, ...hold, position };
+        if (replaced) return { self: replaced };
       };
       return callAsUpstream()(before, original, this, argv);
     };

@@ -6,3 +6,5 @@ export const between = (min: number, max: number) => min + Math.random() * (max 
 /** How long a key or a mouse button stays down: people hold one 50–150 ms; Playwright's default is none. */
 export const keyHoldMs = () => Math.round(between(35, 95));
 export const buttonHoldMs = () => Math.round(between(55, 140));
+/** A quick tap, for an element the page keeps replacing: a longer hold lets the button up over its successor, and no click reaches either. */
+export const tapHoldMs = () => Math.round(between(30, 50));
