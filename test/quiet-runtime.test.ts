@@ -37,9 +37,13 @@ setInterval(() => { n++; if (n % 10) console.log('tick', n); else console.log('t
 const COUNTING_PAGE = `<title>counting</title><button onclick="console.count('clicks'); console.log('clicked', {k: 1})">Count</button><script>console.count('load')</script>`;
 
 // Logs, then keeps its renderer busy while its out-of-process iframe loads and logs: the frame's
-// renderer is synced first, the page's only once its loop ends.
-const BUSY_OUTER_PAGE = (port: number) => `<title>busy outer</title><iframe src="http://localhost:${port}/inner"></iframe>
+// renderer is synced first, the page's only once its loop ends. The frame's page is served 300 ms
+// late, so the outer has logged by then even on a loaded machine (served at once, the frame once
+// logged first, and the upstream listed it first).
+const BUSY_OUTER_PAGE = (port: number) => `<title>busy outer</title><iframe src="http://localhost:${port}/inner?late"></iframe>
 <script>setTimeout(() => { console.log('outer first'); const end = Date.now() + 1500; while (Date.now() < end); }, 50)</script>`;
+
+const INNER_PAGE = `<title>inner</title><button onclick="console.warn('inner clicked')">Inner</button><script>console.log('inner loaded')</script>`;
 
 /** The ticks one console read lists, in order. */
 const ticksIn = (read: string) => [...read.matchAll(/\[LOG\] tick (\d+)/g)].map((m) => Number(m[1]));
@@ -48,7 +52,8 @@ function startSite(): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const { port } = server.address() as AddressInfo;
     res.setHeader('content-type', 'text/html');
-    if (req.url === '/inner') return res.end(`<title>inner</title><button onclick="console.warn('inner clicked')">Inner</button><script>console.log('inner loaded')</script>`);
+    if (req.url === '/inner?late') return void setTimeout(() => res.end(INNER_PAGE), 300);
+    if (req.url === '/inner') return res.end(INNER_PAGE);
     if (req.url === '/worker.js') return res.setHeader('content-type', 'text/javascript').end(WORKER);
     if (req.url === '/workers') return res.end(WORKERS_PAGE);
     if (req.url === '/ticking') return res.end(TICKING_PAGE);

@@ -192,6 +192,9 @@ async function probe(browser: Browser, flush?: () => Promise<void>): Promise<boo
   }
 }
 
+/** Whether this context's console reads go to the in-page recorder (page script, so answers from the browser). */
+export const consoleFallbackOn = (context: BrowserContext): boolean => enabled.has(context);
+
 export async function enableConsoleFallback(context: BrowserContext, ignoreNative: boolean): Promise<void> {
   patchTab(ignoreNative);
   enabled.add(context);

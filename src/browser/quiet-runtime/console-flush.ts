@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { loadedCoreBundle } from '../../playwright-bundles.ts';
+import { consoleFallbackOn } from '../console-fallback.ts';
 import { withDeadline } from '../deadline.ts';
 import { callAsUpstream } from '../upstream-call.ts';
 import type { QuietRuntime } from './runtime-shim.ts';
@@ -32,14 +33,52 @@ const shims = new WeakMap<BrowserContext, QuietRuntime>();
 const flushedAt = new WeakMap<QuietRuntime, number>();
 /** Tabs whose snapshot was just taken: the counts that follow in the same result share its flush. */
 const snapshotTaken = new WeakSet<TabLike>();
+// browser_console_messages reads the counts, then the list: two reads of a
+// live log. The flush before them makes the counts current, but a sync no
+// read waits for (one that script run by Playwright after a quiet second
+// starts, or a flush past its deadline) can land a message between the two:
+// once, 117 counted and 118 listed. Between them the browser's deliveries are
+// held (both reads are Playwright's own bookkeeping, no answer from the
+// browser needed); the held messages follow the list at once. The result's
+// header reads the counts once more after the list: that read holds nothing.
+const LIST_TOOL = 'browser_console_messages';
+const LIST_HOLD_MS = 1000;
+/** Per upstream Context (a tab's .context): opens what the count read held. */
+const heldFor = new WeakMap<object, () => void>();
+/** Upstream Contexts whose browser_console_messages has read its list; its header's counts follow. */
+const listed = new WeakSet<object>();
 let patched = false;
 
 interface TabLike {
+  context: { _runningToolName?: string };
   page: Page;
   modalStates(): unknown[];
   captureSnapshot(...args: unknown[]): Promise<unknown>;
   consoleMessages(level?: string, all?: boolean): Promise<unknown[]>;
   consoleMessageCount(): Promise<unknown>;
+}
+
+async function settle(): Promise<void> {
+  for (let hop = 0; hop < PLAYWRIGHT_DELIVERY_HOPS; hop++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Before the counts browser_console_messages reads ahead of its list. */
+async function holdUntilListed(tab: TabLike): Promise<void> {
+  if (tab.context._runningToolName !== LIST_TOOL) return;
+  if (listed.delete(tab.context)) return;
+  const shim = shims.get(tab.page.context());
+  if (!shim || heldFor.has(tab.context) || consoleFallbackOn(tab.page.context())) return;
+  const open = shim.holdDeliveries();
+  const timer = setTimeout(() => release(tab.context), LIST_HOLD_MS);
+  heldFor.set(tab.context, () => (clearTimeout(timer), open()));
+  // What passed before the hold still lands first.
+  await settle();
+}
+
+/** Whether a hold was opened. */
+function release(context: object): boolean {
+  heldFor.get(context)?.();
+  return heldFor.delete(context);
 }
 
 async function flush(tab: TabLike, freshForMs: number): Promise<void> {
@@ -54,7 +93,7 @@ async function flush(tab: TabLike, freshForMs: number): Promise<void> {
   // transport, then its in-process client connection: one setImmediate each).
   // Reading the log before they land would leave this call's own messages to
   // the next result.
-  for (let hop = 0; hop < PLAYWRIGHT_DELIVERY_HOPS; hop++) await new Promise((resolve) => setImmediate(resolve));
+  await settle();
 }
 
 /** A tool call that may make pages log starts: its result's first console read flushes. */
@@ -80,14 +119,24 @@ export function flushConsoleBeforeReads(context: BrowserContext, shim: QuietRunt
     // Run as the upstream's own call (upstream-call.ts): a page call that fails in the read (a
     // crashed tab's snapshot) reads "browserBackend.callTool: Target crashed" as there, not a bare "Target crashed".
     (proto as unknown as Record<string, unknown>)[name] = function (this: TabLike, ...args: unknown[]) {
-      return callAsUpstream()(
+      const read = callAsUpstream()(
         async () => {
           await flush(this, freshFor[name](this));
           if (name === 'captureSnapshot') snapshotTaken.add(this);
+          if (name === 'consoleMessageCount') await holdUntilListed(this);
         },
         native,
         this,
         args,
+      );
+      // The list read opens the hold when it ends; the counts read only when it fails (no list follows).
+      if (name === 'captureSnapshot') return read;
+      return read.then(
+        (result) => (name === 'consoleMessages' && release(this.context) && listed.add(this.context), result),
+        (error: unknown) => {
+          release(this.context);
+          throw error;
+        },
       );
     };
   }

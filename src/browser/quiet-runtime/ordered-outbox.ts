@@ -2,7 +2,8 @@
 // the shim must finish first (a replayed console call whose arguments get their
 // previews) holds a slot; everything after it waits behind that slot, so
 // Playwright never sees a later event (a context destroyed, a response) before
-// it. Without a held slot, messages pass at once.
+// it. Without a held slot, messages pass at once. A gate holds everything
+// after it too, and takes no place in the stream once opened.
 
 export interface Slot {
   /** The message to deliver in the slot's place; a second fill is ignored. */
@@ -11,8 +12,9 @@ export interface Slot {
 
 const NUL = Buffer.from([0]);
 
-/** Messages without their NUL: the outbox ends each one. */
+/** Messages without their NUL: the outbox ends each one. An opened gate is an empty message: nothing is sent for it. */
 type Entry = Buffer | { message: Buffer | undefined };
+const OPENED = Buffer.alloc(0);
 
 export class OrderedOutbox {
   #queue: Entry[] = [];
@@ -38,6 +40,12 @@ export class OrderedOutbox {
     };
   }
 
+  /** Holds what comes after until the returned function opens it (again: nothing). */
+  gate(): () => void {
+    const slot = this.hold();
+    return () => slot.fill(OPENED);
+  }
+
   /** Delivers everything up to the first slot not filled yet, in one write. */
   flush(): void {
     let ready = 0;
@@ -48,7 +56,10 @@ export class OrderedOutbox {
     }
     if (!ready) return;
     const out: Buffer[] = [];
-    for (const entry of this.#queue.splice(0, ready)) out.push(Buffer.isBuffer(entry) ? entry : entry.message!, NUL);
-    this.#push(Buffer.concat(out));
+    for (const entry of this.#queue.splice(0, ready)) {
+      const message = Buffer.isBuffer(entry) ? entry : entry.message!;
+      if (message !== OPENED) out.push(message, NUL);
+    }
+    if (out.length) this.#push(Buffer.concat(out));
   }
 }

@@ -40,6 +40,7 @@ export function tapDevtoolsPipe(child: ChildProcess, options: { keepConsole: boo
       toBrowser: (message) => ends.toBrowser(`${message}\0`),
       toDriver: (message) => (outbox.add(Buffer.from(message)), outbox.flush()),
       hold: () => outbox.hold(),
+      gate: () => outbox.gate(),
     });
     shim = quiet;
     const fromDriver = new Frames();

@@ -78,6 +78,7 @@ export class QuietRuntime {
   #worldRequests = new Map<number, string>();
   #quietTarget: QuietTarget = { worldRequests: this.#worldRequests, toDriver: (message) => this.#toDriver(message), requestSync: (sessionId, state) => this.#requestSync(sessionId, state) };
   #hold: () => Slot;
+  #gate: () => () => void;
   #toBrowser: (message: string) => void;
   #toDriver: (message: string) => void;
   #keepConsole: boolean;
@@ -87,9 +88,10 @@ export class QuietRuntime {
    * keepConsole false: each sync first discards what the page logged, so nothing it logged is ever described.
    * userAgent: given to every page, frame and worker before it runs (client-hints.ts).
    */
-  constructor(io: { keepConsole?: boolean; userAgent?: UserAgentOverride; toBrowser(message: string): void; toDriver(message: string): void; hold(): Slot }) {
+  constructor(io: { keepConsole?: boolean; userAgent?: UserAgentOverride; toBrowser(message: string): void; toDriver(message: string): void; hold(): Slot; gate(): () => void }) {
     this.#toBrowser = io.toBrowser;
     this.#hold = io.hold;
+    this.#gate = io.gate;
     this.#toDriver = io.toDriver;
     this.#keepConsole = io.keepConsole ?? true;
     if (io.userAgent) this.#hints = new UserAgentHints(io.userAgent, (sessionId, method, params) => this.#toBrowser(this.#own.command(sessionId, method, params).text));
@@ -110,6 +112,15 @@ export class QuietRuntime {
       this.#requestSync(sessionId, state);
     }
     return Promise.all(waits).then(() => undefined);
+  }
+
+  /**
+   * Holds everything Chromium sends Playwright (events and answers alike)
+   * until the returned function is called: for reads that must see one
+   * moment, and need no answer from the browser in between.
+   */
+  holdDeliveries(): () => void {
+    return this.#gate();
   }
 
   /**
