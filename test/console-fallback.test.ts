@@ -2,6 +2,31 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { useSite, useTempDir } from './helpers/fixtures.ts';
+import { servePage } from './helpers/site.ts';
+
+// Replaces the built-ins a recorder would call with spies that note any call
+// made while the page itself is not calling them, then logs and throws.
+const SPYING_PAGE = `<!doctype html><title>Spies</title><p id="seen">none</p><script>
+  const seen = [];
+  let mine = 0;
+  const note = (label) => { if (mine) return; mine++; seen.push(label); mine--; };
+  const spy = (owner, name, label) => {
+    const original = owner[name];
+    owner[name] = function (...args) { note(label); return original.apply(this, args); };
+  };
+  for (const name of ['push', 'shift', 'slice', 'map', 'join', 'concat', 'splice']) spy(Array.prototype, name, 'Array.' + name);
+  spy(Date, 'now', 'Date.now');
+  spy(JSON, 'stringify', 'JSON.stringify');
+  const OriginalString = String;
+  window.String = function (v) { note('String'); return OriginalString(v); };
+  Object.defineProperty(ErrorEvent, Symbol.hasInstance, { value: () => { note('ErrorEvent.hasInstance'); return true; } });
+  const message = Object.getOwnPropertyDescriptor(ErrorEvent.prototype, 'message').get;
+  Object.defineProperty(ErrorEvent.prototype, 'message', { get() { note('ErrorEvent.message'); return message.call(this); } });
+  console.log('spied', 42, { a: 1 });
+  console.warn('spied warning');
+  setTimeout(() => { throw new Error('spied error'); });
+  setInterval(() => { mine++; document.getElementById('seen').textContent = seen.length ? seen.join(',') : 'none'; mine--; }, 50);
+</script>`;
 
 // The real build hides console messages from the driver. STEALTH_TEST_CONSOLE_FALLBACK_ONLY
 // makes the server ignore what the stock Chromium reports natively, so only the
@@ -40,6 +65,20 @@ describe('console fallback (forced on)', () => {
     assert.match(textOf(await call('browser_console_messages')), /button clicked/);
     await call('browser_navigate', { url: `${site.url}/second` });
     assert.match(textOf(await call('browser_console_messages')), /Total messages: 0/);
+  });
+
+  test("the recorder calls none of the page's built-ins: a page that spies on them sees nothing, and its messages are listed", async (t) => {
+    const page = await servePage(SPYING_PAGE);
+    t.after(() => page.close());
+    await call('browser_navigate', { url: `${page.url}/` });
+    await call('browser_wait_for', { text: 'none' }).catch(() => undefined);
+    const listed = textOf(await call('browser_console_messages', { level: 'debug' }));
+    assert.match(listed, /\[LOG\] spied 42 \[object\]/);
+    assert.match(listed, /\[WARNING\] spied warning/);
+    assert.match(listed, /\[ERROR\] Uncaught Error: spied error/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const seen = textOf(await call('browser_snapshot')).match(/paragraph[^:\n]*: (.*)/)?.[1];
+    assert.equal(seen, 'none', 'the page saw the recorder call its built-ins');
   });
 
   test('stealth_bridge_info shows the fallback on', async () => {

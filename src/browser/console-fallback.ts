@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import * as v from 'valibot';
 import { loadedCoreBundle } from '../playwright-bundles.ts';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { untilClosed, withDeadline } from './deadline.ts';
 import { rememberedFact } from './executable-facts.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
@@ -29,24 +29,40 @@ interface Recorded {
 // Runs in the page. It must read nothing the page can observe: no property of
 // a logged argument (a getter on an Error's `stack` is a known automation
 // probe), no toString/JSON of page objects. Primitives are recorded as text;
-// objects by their kind only.
+// objects by their kind only. Every built-in it calls is taken before the
+// page's scripts run (a page may replace Array.prototype.push, String or
+// Date.now to watch what calls them), and the record is read through a
+// function of its own, not by the page's Array.prototype.slice.
+// What a page can still see (docs/stealth-build.md): the wrapped console
+// methods (a Proxy's toString has no name) and one non-enumerable global.
 function recorder(store: string): void {
   const w = window as unknown as Record<string, unknown>;
   if (w[store]) return;
+  const apply = Reflect.apply;
+  const { push: arrayPush, shift: arrayShift, slice: arraySlice, map: arrayMap, join: arrayJoin } = Array.prototype;
+  const now = Date.now;
+  const toText = String;
+  const getter = (proto: object, name: string) => Object.getOwnPropertyDescriptor(proto, name)!.get!;
+  const hasInstance = Function.prototype[Symbol.hasInstance];
+  const ErrorEventClass = ErrorEvent;
+  const isErrorEvent = (e: Event) => apply(hasInstance, ErrorEventClass, [e]) as boolean;
+  const messageOf = getter(ErrorEvent.prototype, 'message');
+  const reasonOf = getter(PromiseRejectionEvent.prototype, 'reason');
   const records: Recorded[] = [];
-  Object.defineProperty(window, store, { value: records, enumerable: false });
+  Object.defineProperty(window, store, { value: () => apply(arraySlice, records, []) as Recorded[], enumerable: false });
   const href = location.href;
   const fmt = (v: unknown): string => {
     const kind = typeof v;
     if (kind === 'string') return v as string;
-    if (kind === 'number' || kind === 'boolean' || kind === 'bigint' || kind === 'undefined') return String(v);
+    if (kind === 'number' || kind === 'boolean' || kind === 'bigint' || kind === 'undefined') return toText(v);
     if (v === null) return 'null';
     if (kind === 'symbol') return 'Symbol()';
     return kind === 'function' ? '[function]' : '[object]';
   };
-  const push = (type: string, text: string) => {
-    records.push({ type, text, ts: Date.now(), url: href });
-    if (records.length > 1000) records.shift();
+  const text = (args: unknown[]) => apply(arrayJoin, apply(arrayMap, args, [fmt]), [' ']) as string;
+  const push = (type: string, message: string) => {
+    apply(arrayPush, records, [{ type, text: message, ts: now(), url: href }]);
+    if (records.length > 1000) apply(arrayShift, records, []);
   };
   const types: Record<string, string> = { log: 'log', info: 'info', warn: 'warning', error: 'error', debug: 'debug', trace: 'trace', dir: 'dir', table: 'table', assert: 'assert' };
   const c = console as unknown as Record<string, (...args: unknown[]) => unknown>;
@@ -56,20 +72,20 @@ function recorder(store: string): void {
     c[method] = new Proxy(original, {
       apply(target, self, args: unknown[]) {
         try {
-          if (method !== 'assert') push(type, args.map(fmt).join(' '));
-          else if (!args[0]) push(type, `Assertion failed${args.length > 1 ? `: ${args.slice(1).map(fmt).join(' ')}` : ''}`);
+          if (method !== 'assert') push(type, text(args));
+          else if (!args[0]) push(type, `Assertion failed${args.length > 1 ? `: ${text(apply(arraySlice, args, [1]) as unknown[])}` : ''}`);
         } catch {
           // recording must never break the page
         }
-        return Reflect.apply(target, self, args);
+        return apply(target, self, args);
       },
     });
   }
   // ErrorEvent.message is the browser's own string, not a page object's property.
   addEventListener('error', (e) => {
-    if (e instanceof ErrorEvent) push('error', e.message);
+    if (isErrorEvent(e)) push('error', apply(messageOf, e, []) as string);
   });
-  addEventListener('unhandledrejection', (e: PromiseRejectionEvent) => push('error', `Uncaught (in promise) ${fmt(e.reason)}`));
+  addEventListener('unhandledrejection', (e) => push('error', `Uncaught (in promise) ${fmt(apply(reasonOf, e, []))}`));
 }
 
 const LEVELS = ['error', 'warning', 'info', 'debug'];
@@ -99,13 +115,36 @@ interface TabLike {
 // The last record read from each page: the answer while a dialog is open or
 // the page does not answer in time.
 const lastRead = new WeakMap<Page, Recorded[]>();
+// The record is read with a bare Runtime.evaluate on a DevTools session of our
+// own: Playwright's page.evaluate goes through its utility script in the
+// page's world, which calls the page's Array.prototype.push and slice (a page
+// spying on them saw a burst of calls at every tool result). The expression
+// calls only the recorder's own function, and V8 copies the answer out itself.
+const sessions = new WeakMap<Page, Promise<CDPSession>>();
+const READ_EXPRESSION = `window[${JSON.stringify(STORE)}]?.() ?? []`;
+
+function sessionOf(page: Page): Promise<CDPSession> {
+  let session = sessions.get(page);
+  if (!session) {
+    session = page.context().newCDPSession(page);
+    session.catch(() => sessions.delete(page));
+    sessions.set(page, session);
+  }
+  return session;
+}
+
+async function readRecord(page: Page): Promise<Recorded[] | undefined> {
+  const session = await sessionOf(page);
+  const answer = (await session.send('Runtime.evaluate', { expression: READ_EXPRESSION, returnByValue: true, silent: true })) as { result: { value?: unknown }; exceptionDetails?: unknown };
+  return answer.exceptionDetails || !Array.isArray(answer.result.value) ? undefined : (answer.result.value as Recorded[]);
+}
 
 async function recorded(tab: TabLike): Promise<ConsoleMessage[]> {
   const page = tab.page;
   let records = lastRead.get(page) ?? [];
   // An evaluation waits behind an open alert/confirm/prompt; never start one then.
   if (!tab.modalStates().length && !page.isClosed()) {
-    const read = page.evaluate((store) => ((window as unknown as Record<string, Recorded[]>)[store] ?? []).slice(), STORE).catch(() => undefined);
+    const read = readRecord(page).catch(() => undefined);
     const fresh = await withDeadline(read, READ_DEADLINE_MS);
     if (fresh) {
       records = fresh;
