@@ -15,6 +15,7 @@ interface Probe {
   lateHook: false | 'at once' | 'later';
   modelContextReads: number;
   timersSet: number[];
+  builtinCalls: string[];
   selectEvents: string[];
   picked: string;
   workerHooks: Record<string, boolean>;
@@ -103,6 +104,11 @@ describe('automation probes: no signal of our own, one identity everywhere, huma
     await asked.client.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/` } });
     const read = textOf(await asked.client.callTool({ name: 'browser_evaluate', arguments: { function: '() => window.__probe.modelContextReads' } }));
     assert.ok(Number(read.match(/### Result\n(\d+)/)?.[1]) > 0, read);
+  });
+
+  test("a page spying on its built-ins (Array.prototype.slice, push..., JSON) sees none called by ours; the upstream CLI's utility script in the page's world calls them at every tool call", () => {
+    assert.ok(upstream.builtinCalls.includes('Array.slice'), `the reference: ${JSON.stringify(upstream.builtinCalls)}`);
+    assert.deepEqual(ours.builtinCalls, []);
   });
 
   test("no timer set in the page's world after a click or typing; the upstream CLI's settle wait sets a 500 ms one after each", () => {

@@ -17,16 +17,19 @@ const PROBE = `<!doctype html><title>Probe</title>
 <script>
 const probe = { moves: [], clicks: [], keys: [], ua: {}, modelContextReads: 0, timersSet: [] };
 window.__probe = probe;
+// The page's own calls of the built-ins the spies below watch run inside mine().
+let own = 0;
+const mine = (work) => { own++; try { return work(); } finally { own--; } };
 // This page sets no timer of its own: any setTimeout in its world comes from the driver (the upstream's settle wait after actions).
-{ const native = window.setTimeout; window.setTimeout = function (f, ms, ...rest) { probe.timersSet.push(ms); return native.call(this, f, ms, ...rest); }; }
+{ const native = window.setTimeout; window.setTimeout = function (f, ms, ...rest) { mine(() => probe.timersSet.push(ms)); return native.call(this, f, ms, ...rest); }; }
 // The upstream's WebMCP discovery reads these in the page's own world at every snapshot; a page sees it with a getter.
 for (const proto of [Document.prototype, Navigator.prototype]) Object.defineProperty(proto, 'modelContext', { get() { probe.modelContextReads++; return undefined; }, configurable: true });
-addEventListener('mousemove', (e) => probe.moves.push([e.clientX, e.clientY, performance.now()]), true);
-addEventListener('click', (e) => probe.clicks.push([e.clientX, e.clientY, probe.moves.length, e.isTrusted, e.target.id]), true);
-addEventListener('keydown', (e) => probe.keys.push(performance.now()), true);
+addEventListener('mousemove', (e) => mine(() => probe.moves.push([e.clientX, e.clientY, performance.now()])), true);
+addEventListener('click', (e) => mine(() => probe.clicks.push([e.clientX, e.clientY, probe.moves.length, e.isTrusted, e.target.id])), true);
+addEventListener('keydown', (e) => mine(() => probe.keys.push(performance.now())), true);
 // A person's choice in a <select> gives trusted input and change events; one set from script does not.
 probe.selectEvents = [];
-for (const type of ['input', 'change']) document.getElementById('pick').addEventListener(type, (e) => probe.selectEvents.push(type + ':' + e.isTrusted));
+for (const type of ['input', 'change']) document.getElementById('pick').addEventListener(type, (e) => mine(() => probe.selectEvents.push(type + ':' + e.isTrusted)));
 // A logged Error whose stack getter fires only if someone serialises it (CDP console previews, a recorder).
 probe.stackRead = false;
 const err = new Error('probe');
@@ -62,6 +65,17 @@ navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.re
 // Read once the page has loaded: at the first script of a page Chromium may not yet have given the renderer
 // its window's rect (outer 0x0 under CPU load, on the upstream CLI too: a race of Chromium's, in the closing note of 2026-11-27).
 addEventListener('load', () => requestAnimationFrame(() => { probe.geometry = { inner: [innerWidth, innerHeight], outer: [outerWidth, outerHeight], screen: [screen.width, screen.height], avail: [screen.availWidth, screen.availHeight] }; }));
+// Built-ins a driver's script in the page's world would call (Playwright's utility script there slices its
+// arguments at every evaluation), watched from here on. The list as it stood 100 ms ago is kept, so the
+// final read (an evaluate of the agent's, the same on every side) is not in it.
+probe.builtinCalls = [];
+{
+  const calls = [];
+  for (const [owner, names, label] of [[Array.prototype, ['slice', 'push', 'map', 'join', 'splice', 'concat', 'indexOf', 'forEach', 'filter'], 'Array'], [Object, ['keys', 'entries', 'assign'], 'Object'], [JSON, ['stringify', 'parse'], 'JSON']]) {
+    for (const name of names) { const native = owner[name]; owner[name] = function (...args) { if (!own) mine(() => calls.push(label + '.' + name)); return native.apply(this, args); }; }
+  }
+  setInterval(() => mine(() => { probe.builtinCalls = calls.slice(); }), 100);
+}
 </script>`;
 
 const SERVICE_WORKER = `self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
