@@ -38,5 +38,5 @@ export async function setUpLaunchedContext(
 
 /** With the quiet runtime, its shim stops a page's script (or crashes its renderer) on Playwright's own DevTools session. */
 export function scriptStopsOf(quiet: QuietRuntime | undefined): ScriptStops | undefined {
-  return quiet && { stop: (targetIds) => quiet.stopScripts(targetIds), crash: (targetIds) => quiet.crashRenderers(targetIds), answers: (targetId, ms) => quiet.rendererAnswers(targetId, ms) };
+  return quiet && { stop: (targetIds) => quiet.renderers.stopScripts(targetIds), crash: (targetIds) => quiet.renderers.crash(targetIds), answers: (targetId, ms) => quiet.renderers.answers(targetId, ms) };
 }

@@ -4,6 +4,7 @@ import type { Slot } from './ordered-outbox.ts';
 import type { UserAgentOverride } from '../client-hints.ts';
 import { onQuietTargetCommand, type QuietTarget } from './driver-commands.ts';
 import { OwnCommands } from './own-commands.ts';
+import { RendererControl } from './renderer-control.ts';
 import { newSessionState, newSync, nextStep, type SessionState } from './session-state.ts';
 import { UserAgentHints } from './user-agent-hints.ts';
 import { UserScripts } from '../user-scripts.ts';
@@ -74,6 +75,8 @@ export class QuietRuntime {
   userScripts = new UserScripts();
   #sessions = new Map<string, SessionState>();
   #own = new OwnCommands();
+  /** Stops, probes or crashes a page's renderer on Playwright's own sessions (renderer-control.ts). */
+  readonly renderers = new RendererControl(this.#sessions, this.#own, (message) => this.#toBrowser(message));
   /** Playwright's Page.createIsolatedWorld ids → session: a new world to sync after. */
   #worldRequests = new Map<number, string>();
   #quietTarget: QuietTarget = { worldRequests: this.#worldRequests, toDriver: (message) => this.#toDriver(message), requestSync: (sessionId, state) => this.#requestSync(sessionId, state) };
@@ -121,49 +124,6 @@ export class QuietRuntime {
    */
   holdDeliveries(): () => void {
     return this.#gate();
-  }
-
-  /**
-   * Stops the script each target's renderer runs (a loop that never yields),
-   * on Playwright's own session: an attached session's command interrupts the
-   * script between two statements, while a session attached now waits for the
-   * loop to end, which it never does. V8 stops the *next* script when none
-   * runs (the loop may have ended meanwhile), so an evaluation of `0` follows
-   * at once, to be that script rather than the page's or Playwright's own.
-   * The answers are dropped. Only Playwright's sessions: the short-lived ones
-   * a lookup or a probe opens are queued behind the loop.
-   */
-  stopScripts(targetIds: ReadonlySet<string>): void {
-    this.#sendToTargets(targetIds, (sessionId) => [this.#own.command(sessionId, 'Runtime.terminateExecution').text, this.#own.command(sessionId, 'Runtime.evaluate', { expression: '0', silent: true }).text]);
-  }
-
-  /**
-   * Whether the target's renderer evaluates `0` within ms, asked on
-   * Playwright's own session: one round trip, where a probe's own session
-   * costs an attach and a detach too. Undefined without such a session.
-   */
-  rendererAnswers(targetId: string, ms: number): Promise<boolean | undefined> {
-    const sessionId = [...this.#sessions].find(([, state]) => state.quiet && state.targetId === targetId)?.[0];
-    if (sessionId === undefined) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      const answered = () => (clearTimeout(timer), resolve(true));
-      this.#toBrowser(this.#own.command(sessionId, 'Runtime.evaluate', { expression: '0', silent: true }, { kind: 'answered', resolve: answered }).text);
-    });
-  }
-
-  /**
-   * Crashes each target's renderer (Page.crash, which the renderer runs on its
-   * IO thread whatever its main thread does), on Playwright's own session for
-   * the same reason as stopScripts. Every page of that renderer crashes.
-   */
-  crashRenderers(targetIds: ReadonlySet<string>): void {
-    this.#sendToTargets(targetIds, (sessionId) => [this.#own.command(sessionId, 'Page.crash').text]);
-  }
-
-  #sendToTargets(targetIds: ReadonlySet<string>, commandsFor: (sessionId: string) => string[]): void {
-    const commands = [...this.#sessions].filter(([, state]) => state.quiet && state.targetId !== undefined && targetIds.has(state.targetId)).flatMap(([sessionId]) => commandsFor(sessionId));
-    if (commands.length) this.#toBrowser(commands.join('\0'));
   }
 
   /**
