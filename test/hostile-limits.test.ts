@@ -59,8 +59,11 @@ describe('hostile pages at the limits: every call returns bounded, and the sessi
       if (!closed) assert.match(nav, /Timeout 6[03]000ms exceeded/);
       else {
         assert.match(nav, /Target page, context or browser has been closed|Timeout 6[03]000ms exceeded/);
-        // Not "a script that never yields": the page has none.
-        assert.match(nav, /stopped responding while its document was still loading \(a document too large to parse in time/);
+        // Silent before its load event: said as a document still loading. Once, on a loaded
+        // machine, its load event had come and the renderer then stayed silent with the huge
+        // document (why was not seen): the check cannot tell that from a script that never
+        // yields, and names that.
+        assert.match(nav, /stopped responding (while its document was still loading \(a document too large to parse in time|\(a script that never yields\))/);
       }
       t.diagnostic(`the 50 MB page did not load; the answer says so${closed ? ' and the page was closed' : ' (the renderer still answered, so the page stayed)'}`);
     }
