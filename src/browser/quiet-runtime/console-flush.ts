@@ -39,14 +39,14 @@ const snapshotTaken = new WeakSet<TabLike>();
 // starts, or a flush past its deadline) can land a message between the two:
 // once, 117 counted and 118 listed. Between them the browser's deliveries are
 // held (both reads are Playwright's own bookkeeping, no answer from the
-// browser needed); the held messages follow the list at once. The result's
-// header reads the counts once more after the list: that read holds nothing.
+// browser needed); the held messages follow the list at once. The counts a
+// result's header reads (headerSnapshot, after the list) hold nothing.
 const LIST_TOOL = 'browser_console_messages';
 const LIST_HOLD_MS = 1000;
 /** Per upstream Context (a tab's .context): opens what the count read held. */
 const heldFor = new WeakMap<object, () => void>();
-/** Upstream Contexts whose browser_console_messages has read its list; its header's counts follow. */
-const listed = new WeakSet<object>();
+/** Tabs whose result header is being read. */
+const inHeader = new WeakSet<TabLike>();
 let patched = false;
 
 interface TabLike {
@@ -56,6 +56,7 @@ interface TabLike {
   captureSnapshot(...args: unknown[]): Promise<unknown>;
   consoleMessages(level?: string, all?: boolean): Promise<unknown[]>;
   consoleMessageCount(): Promise<unknown>;
+  headerSnapshot(...args: unknown[]): Promise<unknown>;
 }
 
 async function settle(): Promise<void> {
@@ -64,8 +65,7 @@ async function settle(): Promise<void> {
 
 /** Before the counts browser_console_messages reads ahead of its list. */
 async function holdUntilListed(tab: TabLike): Promise<void> {
-  if (tab.context._runningToolName !== LIST_TOOL) return;
-  if (listed.delete(tab.context)) return;
+  if (tab.context._runningToolName !== LIST_TOOL || inHeader.has(tab)) return;
   const shim = shims.get(tab.page.context());
   if (!shim || heldFor.has(tab.context) || consoleFallbackOn(tab.page.context())) return;
   const open = shim.holdDeliveries();
@@ -75,10 +75,9 @@ async function holdUntilListed(tab: TabLike): Promise<void> {
   await settle();
 }
 
-/** Whether a hold was opened. */
-function release(context: object): boolean {
+function release(context: object): void {
   heldFor.get(context)?.();
-  return heldFor.delete(context);
+  heldFor.delete(context);
 }
 
 async function flush(tab: TabLike, freshForMs: number): Promise<void> {
@@ -132,7 +131,7 @@ export function flushConsoleBeforeReads(context: BrowserContext, shim: QuietRunt
       // The list read opens the hold when it ends; the counts read only when it fails (no list follows).
       if (name === 'captureSnapshot') return read;
       return read.then(
-        (result) => (name === 'consoleMessages' && release(this.context) && listed.add(this.context), result),
+        (result) => (name === 'consoleMessages' && release(this.context), result),
         (error: unknown) => {
           release(this.context);
           throw error;
@@ -140,4 +139,8 @@ export function flushConsoleBeforeReads(context: BrowserContext, shim: QuietRunt
       );
     };
   }
+  const header = proto.headerSnapshot;
+  proto.headerSnapshot = function (this: TabLike, ...args: unknown[]) {
+    return callAsUpstream()(async () => void inHeader.add(this), header, this, args).finally(() => inHeader.delete(this));
+  };
 }
