@@ -32,40 +32,44 @@ describe('hostile pages at the limits: every call returns bounded, and the sessi
     assert.match(await d.call('browser_snapshot'), /Calm/);
   });
 
-  // Loading 50 MB of text takes Chromium 20-30 s on this machine, and in some
+  // Loading 50 MB of text takes Chromium 20-40 s on this machine, and in some
   // CI runs its renderer stopped answering before the document was parsed
-  // (past even a 120 s navigation timeout). Either way the user gets a bounded
-  // answer and a session that goes on: the page's cut snapshot, or the timeout
-  // with the note that the page was closed.
+  // (past even a 120 s navigation timeout), or just after. Either way the user
+  // gets a bounded answer and a session that goes on: the page's cut snapshot,
+  // the timeout, or the note that the page was closed.
   test('a 50 MB page: a bounded answer (the snapshot cut with a note, or the page closed with a note), the session goes on (ours)', { timeout: 240_000 }, async (t) => {
     const server = await own(t, 'big-text', ['--max-result-chars', '300000', '--timeout-navigation', '60000']);
     // 60 s navigation timeout + 3 s bridge margin + 2 s hang probe, and slack
     // for a loaded machine.
     const d = new Driver(server.client, suite.site, 70_000);
     const nav = await d.go('/big-text');
-    if (/Page URL: \S+\/big-text/.test(nav)) {
-      // The upstream puts a snapshot that big in a file and links it.
-      const text = await d.call('browser_snapshot');
-      assert.ok(text.length < 301_000, `${text.length} characters`);
-      assert.match(text, /lorem ipsum dolor sit amet[\s\S]*Cut: \d+ more characters/);
+    const closedNote = /stopped responding.*it was closed so this session can go on/;
+    // The check during the call can close the page as the navigation ends: the
+    // result then names the loaded page and says it was closed (seen once in CI,
+    // the renderer busy on the huge document just after its load event).
+    const loaded = !closedNote.test(nav) && /Page URL: \S+\/big-text/.test(nav);
+    // The upstream puts a snapshot that big in a file and links it.
+    const snap = loaded ? await d.call('browser_snapshot') : undefined;
+    const said = `the navigation said:\n${nav.slice(0, 1500)}${snap === undefined ? '' : `\nthe snapshot said:\n${snap.slice(0, 1500)}`}`;
+    const closedBy = [nav, snap].find((text) => text !== undefined && closedNote.test(text));
+    if (loaded && !closedBy) {
+      assert.ok(snap!.length < 301_000, `${snap!.length} characters`);
+      assert.match(snap!, /lorem ipsum dolor sit amet[\s\S]*Cut: \d+ more characters/, said);
       t.diagnostic('the 50 MB page loaded; its snapshot was cut');
-    } else {
+    } else if (!closedBy) {
       // Playwright's navigation timeout (60000 ms) or, when the hung renderer
       // holds Playwright past it, the bridge's own deadline (63000 ms). A
-      // renderer still parsing answers the hang probe and keeps its page; one
-      // that has answered nothing for 33 s (the current-tab check) is closed,
-      // which ends the navigation early with the note.
-      const closed = /stopped responding.*it was closed so this session can go on/.test(nav);
-      if (!closed) assert.match(nav, /Timeout 6[03]000ms exceeded/);
-      else {
-        assert.match(nav, /Target page, context or browser has been closed|Timeout 6[03]000ms exceeded/);
-        // Silent before its load event: said as a document still loading. Once, on a loaded
-        // machine, its load event had come and the renderer then stayed silent with the huge
-        // document (why was not seen): the check cannot tell that from a script that never
-        // yields, and names that.
-        assert.match(nav, /stopped responding (while its document was still loading \(a document too large to parse in time|\(a script that never yields\))/);
-      }
-      t.diagnostic(`the 50 MB page did not load; the answer says so${closed ? ' and the page was closed' : ' (the renderer still answered, so the page stayed)'}`);
+      // renderer still parsing answers the hang probe and keeps its page.
+      assert.match(nav, /Timeout 6[03]000ms exceeded/, said);
+      t.diagnostic('the 50 MB page did not load; the answer says so (the renderer still answered, so the page stayed)');
+    } else {
+      // One that did not answer the check (33 s into the call, or after its
+      // timeout) is closed with the note. Silent before its load event: said as
+      // a document still loading. After it (the renderer busy on the huge
+      // document), the check cannot tell that from a script that never yields,
+      // and names that.
+      assert.match(closedBy, /stopped responding (while its document was still loading \(a document too large to parse in time|\(a script that never yields\))/, said);
+      t.diagnostic(`the 50 MB page was closed with a note, in the ${closedBy === nav ? 'navigation' : 'snapshot'}'s answer${loaded ? ' (it had loaded)' : ''}`);
     }
     assert.deepEqual(d.slow, []);
     await d.go('/calm');
