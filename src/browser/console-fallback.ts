@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import * as v from 'valibot';
 import { loadedCoreBundle } from '../playwright-bundles.ts';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { untilClosed, withDeadline } from './deadline.ts';
+import { pageSessions } from './page-sessions.ts';
 import { rememberedFact } from './executable-facts.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
 import type { Logger } from '../log.ts';
@@ -120,21 +121,12 @@ const lastRead = new WeakMap<Page, Recorded[]>();
 // page's world, which calls the page's Array.prototype.push and slice (a page
 // spying on them saw a burst of calls at every tool result). The expression
 // calls only the recorder's own function, and V8 copies the answer out itself.
-const sessions = new WeakMap<Page, Promise<CDPSession>>();
+const sessionOf = pageSessions(READ_DEADLINE_MS);
 const READ_EXPRESSION = `window[${JSON.stringify(STORE)}]?.() ?? []`;
-
-function sessionOf(page: Page): Promise<CDPSession> {
-  let session = sessions.get(page);
-  if (!session) {
-    session = page.context().newCDPSession(page);
-    session.catch(() => sessions.delete(page));
-    sessions.set(page, session);
-  }
-  return session;
-}
 
 async function readRecord(page: Page): Promise<Recorded[] | undefined> {
   const session = await sessionOf(page);
+  if (!session) return undefined;
   const answer = (await session.send('Runtime.evaluate', { expression: READ_EXPRESSION, returnByValue: true, silent: true })) as { result: { value?: unknown }; exceptionDetails?: unknown };
   return answer.exceptionDetails || !Array.isArray(answer.result.value) ? undefined : (answer.result.value as Recorded[]);
 }

@@ -1,5 +1,6 @@
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
+import { pageSessions } from './page-sessions.ts';
 
 /** A handler that fetches its challenge from its server first may ask after the call has answered (a round trip later). */
 const GRACE_MS = 2_000;
@@ -22,7 +23,7 @@ const COMMAND_MS = 1_000;
  */
 export class PasskeyGuard {
   readonly #context: BrowserContext;
-  readonly #sessions = new WeakMap<Page, Promise<CDPSession | undefined>>();
+  readonly #session = pageSessions(COMMAND_MS);
   #running = 0;
   #graceTimer: NodeJS.Timeout | undefined;
   #on = false;
@@ -74,16 +75,5 @@ export class PasskeyGuard {
     if (!session) return;
     const command = enable ? session.send('WebAuthn.enable', { enableUI: false }) : session.send('WebAuthn.disable');
     await withDeadline(command.catch(() => {}), COMMAND_MS);
-  }
-
-  #session(page: Page): Promise<CDPSession | undefined> {
-    let session = this.#sessions.get(page);
-    if (!session) {
-      session = withDeadline(this.#context.newCDPSession(page).catch(() => undefined), COMMAND_MS);
-      this.#sessions.set(page, session);
-      // Asked again next time: a page mid-crash may answer later.
-      void session.then((opened) => opened || this.#sessions.delete(page));
-    }
-    return session;
   }
 }
