@@ -182,6 +182,27 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     assert.match(await d.call('browser_snapshot'), /Calm/);
   });
 
+  // The check 33 s into such a call cannot tell a script that never yields from a page busy for a
+  // few seconds at a time (a long task of heavy script, a huge document being parsed). It gives the
+  // page time to answer, and a call that answers meanwhile has its answer: the page is kept, as on
+  // the upstream. With a 1 s probe the page was closed here as "a script that never yields".
+  test('a page busy for 5 s at a stretch, 33 s into a long evaluate: kept, and the evaluate answers as on the upstream (the upstream CLI alongside)', { timeout: 120_000 }, async (t) => {
+    const upstream = await connectUpstream(`${output.path}/upstream-busy-stretch`);
+    servers.push(upstream);
+    t.after(() => closeAll([upstream]));
+    const server = await own(t, 'busy-stretch', []);
+    // The page's own timer blocks its renderer from 31 to 36 s; the evaluate answers at 45 s.
+    const stretch = { name: 'browser_evaluate', arguments: { function: "() => new Promise((resolve) => { setTimeout(() => { const t = Date.now(); while (Date.now() - t < 5000); }, 31000); setTimeout(() => resolve('waited 45 s'), 45000); })" } };
+    for (const { client } of [upstream, server]) await client.callTool({ name: 'browser_navigate', arguments: { url: `${suite.site.url}/calm` } });
+    const answer = async ({ client }: Connected) => textOf(await client.callTool(stretch, undefined, { timeout: 58_000 }));
+    const [theirs, mine] = await Promise.all([answer(upstream), answer(server)]);
+    t.diagnostic(`upstream: ${theirs.match(/### Result\n(.*)/)?.[1]}; ours: ${mine.match(/### Result\n(.*)/)?.[1]}`);
+    assert.match(theirs, /"waited 45 s"/);
+    assert.match(mine, /"waited 45 s"/, mine);
+    assert.doesNotMatch(mine, /stopped responding/);
+    assert.match(await server.client.callTool({ name: 'browser_snapshot', arguments: {} }).then(textOf), /Page URL: \S+\/calm/);
+  });
+
   // A client that gives up first (its own timeout, a user pressing stop)
   // cancels the call and gets no answer; the page it leaves behind must not
   // take every later call of the session down with it.

@@ -8,6 +8,18 @@ export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undef
   return Promise.race([work, deadline]).finally(cancel);
 }
 
+/** `work`'s value, or undefined once `signal` aborts (at once when it already has). */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.resolve(undefined);
+  let listener = () => {};
+  const aborted = new Promise<undefined>((resolve) => {
+    listener = () => resolve(undefined);
+    signal.addEventListener('abort', listener, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', listener));
+}
+
 type Closable<E extends string> = { once(event: E, listener: () => void): unknown; off(event: E, listener: () => void): unknown };
 
 /**

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { askClose, closeAskedFor } from './closing-pages.ts';
-import { withDeadline } from './deadline.ts';
+import { untilAborted, withDeadline } from './deadline.ts';
 import { navigationWaitingFor, watchNavigations } from './waiting-navigations.ts';
 import { makeCurrentTab, openDialogOf, watchDialogs } from './open-dialogs.ts';
 import { watchRenderers } from './renderer-activity.ts';
@@ -104,16 +104,19 @@ export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], loading: [], 
  * A blank page is opened when no page would be left, so the upstream always
  * has a tab to go on with once the hung ones are gone.
  */
-export async function closeUnresponsivePages(context: BrowserContext, options: { probeMs?: number; stops?: ScriptStops } = {}): Promise<HungPages> {
+export async function closeUnresponsivePages(context: BrowserContext, options: { probeMs?: number; stops?: ScriptStops; cancelled?: AbortSignal } = {}): Promise<HungPages> {
   const probeMs = options.probeMs ?? PROBE_MS;
   const pages = context.pages().filter((page) => !page.isClosed());
   // A page already asked to close (by an earlier check, or as a popup past
   // --max-pages) is not probed; one an earlier check asked is not waited for again.
   const already = pages.filter((page) => closeAskedFor(page) === 'unresponsive');
   const renderers = watchRenderers();
-  const probed = await Promise.all(pages.map((page) => (closeAskedFor(page) ? 'answers' : probe(context, page, probeMs))));
+  const probing = Promise.all(pages.map((page) => (closeAskedFor(page) ? 'answers' : probe(context, page, probeMs))));
+  // Cancelled while probing: nothing is closed and nothing waits for the probes (each ends by its own deadline).
+  const probed = await untilAborted(probing, options.cancelled);
   // Silent while no renderer ran and the browser itself worked: waiting on it, not stuck.
   const browserWorked = await renderers.stop();
+  if (!probed || options.cancelled?.aborted) return NO_HUNG_PAGES;
   // A dialog holds every page of its renderer (open-dialogs.ts), and which pages
   // share one is not known here: while one is open, no silent page is closed.
   const withDialog = pages.flatMap((page) => {

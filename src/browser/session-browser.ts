@@ -228,9 +228,9 @@ export class SessionBrowser {
   }
 
   /** Closes pages whose renderer hangs (no answer within probeMs) and names pages no snapshot can settle on. Nothing when no browser runs. */
-  async closeHungPages(probeMs?: number): Promise<HungPages> {
+  async closeHungPages(probeMs?: number, cancelled?: AbortSignal): Promise<HungPages> {
     const context = await this.runningContext();
-    return context ? closeUnresponsivePages(context, { probeMs, stops: scriptStopsOf(this.#quiet) }) : NO_HUNG_PAGES;
+    return context ? closeUnresponsivePages(context, { probeMs, stops: scriptStopsOf(this.#quiet), cancelled }) : NO_HUNG_PAGES;
   }
 
   /** Stops the script of out-of-process frames and background tabs that never yield (stuck-scripts.ts). Needs the quiet runtime's sessions. */

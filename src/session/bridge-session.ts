@@ -220,7 +220,7 @@ export class BridgeSession {
     let result: CallToolResult;
     let stuckNote: string | undefined;
     try {
-      const currentTab = { afterMs: currentTabCheckMs(deadlineMs), run: () => this.#hangs.duringCall() };
+      const currentTab = { afterMs: currentTabCheckMs(deadlineMs), run: (callEnded: AbortSignal) => this.#hangs.duringCall(callEnded) };
       ({ value: result, note: stuckNote } = await withStuckScriptsStopped(this.browser, this.#options.log, this.id, forward(), currentTab, navigation?.stopped));
       bundleCodeCacheReady();
       for (const retried of [retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation]) if (result.isError && !extra.signal.aborted) result = await retried(result, sent, retry);

@@ -7,6 +7,11 @@ import { named } from './result-notes.ts';
 // probe tells a page that is merely slow (heavy start-up, long parse) from one
 // that never yields, before the session closes it.
 const AFTER_CANCEL_PROBE_MS = 3000;
+// A call still under way has time left (checked 33 s in, before an SDK
+// client's 60 s): a renderer busy on a huge document answered nothing for
+// 4-7.5 s at a time while parsing 50 MB, and 6.5-11.7 s while Playwright
+// built its snapshot (2 cores, under load), where a 1 s probe closed it.
+const DURING_CALL_PROBE_MS = 10_000;
 
 /**
  * Finds and closes pages whose script never yields, which would time out
@@ -37,8 +42,8 @@ export class HangWatch {
    * pages (which ends the call). What it finds and leaves open may change
    * before the call ends; the check after a timeout says that.
    */
-  async duringCall(): Promise<string | undefined> {
-    const found = await this.#browser.closeHungPages().catch(() => NO_HUNG_PAGES);
+  async duringCall(callEnded: AbortSignal): Promise<string | undefined> {
+    const found = await this.#browser.closeHungPages(DURING_CALL_PROBE_MS, callEnded).catch(() => NO_HUNG_PAGES);
     return found.closed.length || found.closing.length ? this.#noteFor({ ...NO_HUNG_PAGES, closed: found.closed, closing: found.closing, loading: found.loading }) : undefined;
   }
 

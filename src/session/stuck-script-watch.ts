@@ -12,7 +12,8 @@ const NEXT_CHECK_MS = 5000;
 /** The current tab's check while a call goes on: after `afterMs` of the call's own time, the hang check's note when it closed pages. */
 export interface CurrentTabCheck {
   afterMs: number | undefined;
-  run(): Promise<string | undefined>;
+  /** `callEnded` aborts once the call has its answer: a check still probing then closes nothing. */
+  run(callEnded: AbortSignal): Promise<string | undefined>;
 }
 
 /**
@@ -24,7 +25,9 @@ export interface CurrentTabCheck {
  */
 export async function withStuckScriptsStopped<T>(browser: SessionBrowser, log: Logger, sessionId: string, call: Promise<T>, currentTab?: CurrentTabCheck, leftStopped?: string): Promise<{ value: T; note: string | undefined }> {
   let currentTabNote: Promise<string | undefined> | undefined;
-  const disarm = currentTab?.afterMs === undefined ? undefined : afterCallTime(currentTab.afterMs, browser.launches, () => void (currentTabNote = currentTab.run().catch(() => undefined)));
+  // A call that answers while its page is being probed got that answer from the page: the page is not stuck.
+  const callEnded = new AbortController();
+  const disarm = currentTab?.afterMs === undefined ? undefined : afterCallTime(currentTab.afterMs, browser.launches, () => void (currentTabNote = currentTab.run(callEnded.signal).catch(() => undefined)));
   const frames = new Set<string>();
   const tabs = new Set<string>();
   // The tab a navigation leaves, stopped before it was sent (browser/stuck-scripts.ts).
@@ -42,11 +45,13 @@ export async function withStuckScriptsStopped<T>(browser: SessionBrowser, log: L
   timer = setTimeout(check, FIRST_CHECK_MS);
   try {
     const value = await call;
+    callEnded.abort();
     const all = [...frames, ...tabs, ...left];
     if (all.length) log.warn(`session ${sessionId}: stopped the script of ${all.length} unresponsive frame(s) or tab(s): ${all.slice(0, 5).join(', ')}`);
     const notes = [frames.size ? frameNote([...frames]) : undefined, tabs.size ? tabNote([...tabs]) : undefined, left.size ? leftNote([...left]) : undefined, await currentTabNote].filter((note) => note !== undefined);
     return { value, note: notes.length ? notes.join('\n') : undefined };
   } finally {
+    callEnded.abort();
     done = true;
     clearTimeout(timer);
     disarm?.();
