@@ -157,16 +157,22 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     assert.deepEqual(d.slow, []);
   });
 
+  /** The upstream CLI and a session of ours, default timeouts, both on the calm page: one test's side by side. */
+  const bothOnCalm = async (t: { after(fn: () => Promise<void>): void }, dir: string) => {
+    const upstream = await connectUpstream(`${output.path}/upstream-${dir}`);
+    servers.push(upstream);
+    t.after(() => closeAll([upstream]));
+    const server = await own(t, dir, []);
+    for (const { client } of [upstream, server]) await client.callTool({ name: 'browser_navigate', arguments: { url: `${suite.site.url}/calm` } });
+    return { upstream, server };
+  };
+
   // An evaluate is not bounded by the upstream's own 30 s call deadline: on a script that never
   // returns, the upstream never answers, and ours answered at its deadline of 63 s (the
   // navigation timeout, 60 s by default, plus a margin), after an SDK client's default 60 s.
   test('an evaluate whose script never returns, with the default timeouts: answered before the SDK client\'s own 60 s, with the note, and the session goes on (ours; the upstream CLI alongside gives no answer)', { timeout: 120_000 }, async (t) => {
-    const upstream = await connectUpstream(`${output.path}/upstream-endless-evaluate`);
-    servers.push(upstream);
-    t.after(() => closeAll([upstream]));
-    const server = await own(t, 'endless-evaluate', []);
+    const { upstream, server } = await bothOnCalm(t, 'endless-evaluate');
     const endless = { name: 'browser_evaluate', arguments: { function: '() => { for (;;) {} }' } };
-    for (const { client } of [upstream, server]) await client.callTool({ name: 'browser_navigate', arguments: { url: `${suite.site.url}/calm` } });
     const started = Date.now();
     const [theirs, mine] = await Promise.allSettled([
       upstream.client.callTool(endless, undefined, { timeout: 45_000 }),
@@ -187,13 +193,9 @@ describe('hostile pages: every tool call returns, says what happened as upstream
   // page time to answer, and a call that answers meanwhile has its answer: the page is kept, as on
   // the upstream. With a 1 s probe the page was closed here as "a script that never yields".
   test('a page busy for 5 s at a stretch, 33 s into a long evaluate: kept, and the evaluate answers as on the upstream (the upstream CLI alongside)', { timeout: 120_000 }, async (t) => {
-    const upstream = await connectUpstream(`${output.path}/upstream-busy-stretch`);
-    servers.push(upstream);
-    t.after(() => closeAll([upstream]));
-    const server = await own(t, 'busy-stretch', []);
+    const { upstream, server } = await bothOnCalm(t, 'busy-stretch');
     // The page's own timer blocks its renderer from 31 to 36 s; the evaluate answers at 45 s.
     const stretch = { name: 'browser_evaluate', arguments: { function: "() => new Promise((resolve) => { setTimeout(() => { const t = Date.now(); while (Date.now() - t < 5000); }, 31000); setTimeout(() => resolve('waited 45 s'), 45000); })" } };
-    for (const { client } of [upstream, server]) await client.callTool({ name: 'browser_navigate', arguments: { url: `${suite.site.url}/calm` } });
     const answer = async ({ client }: Connected) => textOf(await client.callTool(stretch, undefined, { timeout: 58_000 }));
     const [theirs, mine] = await Promise.all([answer(upstream), answer(server)]);
     t.diagnostic(`upstream: ${theirs.match(/### Result\n(.*)/)?.[1]}; ours: ${mine.match(/### Result\n(.*)/)?.[1]}`);
