@@ -72,6 +72,27 @@ const profilesIn = (dir: string) => fs.readdirSync(dir).filter((name) => name.st
 // A throwaway profile, or the singleton-socket dir a Chromium leaves when it is killed rather than closed.
 const leftIn = (dir: string) => fs.readdirSync(dir).filter((name) => name.startsWith('playwright_chromiumdev_profile-') || name.startsWith('org.chromium.Chromium.'));
 
+/** The throwaway profile a browser runs on. */
+const profileOf = (pid: number) => commandLine(pid).match(/--user-data-dir=(\S+)/)?.[1] ?? '';
+
+/** What is left in TMPDIR, each with whose it is (when `known` says), its age and what it holds: which start left it. */
+function leftReport(dir: string, known: Record<string, string> = {}): string {
+  return leftIn(dir)
+    .map((name) => {
+      const full = path.join(dir, name);
+      const stat = fs.statSync(full, { throwIfNoEntry: false });
+      const entries = (() => {
+        try {
+          return fs.readdirSync(full).slice(0, 12).join(', ');
+        } catch {
+          return '?';
+        }
+      })();
+      return `${name} (${known[full] ?? 'no browser the test saw'}; changed ${stat ? Math.round(Date.now() - stat.mtimeMs) : '?'} ms ago; holds: ${entries || 'nothing'})`;
+    })
+    .join('; ');
+}
+
 describe('stdio: Chromium started ahead from the last start\'s command line', () => {
   const out = useTempDir('spm-ahead-out-');
   const cache = useTempDir('spm-ahead-cache-');
@@ -117,7 +138,10 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
     const config = path.join(cache.path, 'upstream.json');
     const write = (value: string) => fs.writeFileSync(config, JSON.stringify({ browser: { launchOptions: { args: [`--spm-test-switch=${value}`] } } }));
     write('one');
-    await stop(await connect(env(), ['--config', config]));
+    const first = await connect(env(), ['--config', config]);
+    await waitRunning(first);
+    const known: Record<string, string> = { [profileOf(await oneBrowser(first))]: 'the first start\'s browser' };
+    await stop(first);
     write('two');
     const changed = await connect(env(), ['--config', config]);
     await waitRunning(changed);
@@ -126,13 +150,16 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
     assert.match(facts.report.why ?? '', /differs/);
     const root = await oneBrowser(changed);
     assert.match(commandLine(root), /--spm-test-switch=two/);
+    known[profileOf(root)] = 'the launch that replaced the early browser';
     await stop(changed);
     const again = await connect(env(), ['--config', config]);
     await waitRunning(again);
     assert.equal((await startedAhead(again)).report.state, 'adopted');
-    assert.match(commandLine(await oneBrowser(again)), /--spm-test-switch=two/);
+    const adopted = await oneBrowser(again);
+    assert.match(commandLine(adopted), /--spm-test-switch=two/);
+    known[profileOf(adopted)] = 'the adopted browser';
     await stop(again);
-    assert.ok(await waitFor(() => leftIn(tmp.path).length === 0, 5000), `left in TMPDIR: ${leftIn(tmp.path)}`);
+    assert.ok(await waitFor(() => leftIn(tmp.path).length === 0, 5000), `left in TMPDIR: ${leftReport(tmp.path, known)}`);
   });
 
   test('a start that fails after the early browser started leaves no browser and no profile', async () => {
@@ -146,7 +173,7 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
     assert.match(failed.stderr, /browser started ahead/, 'the early browser did start');
     const stray = () => descendants(1).filter((pid) => commandLine(pid).includes('--spm-test-failing=1'));
     assert.ok(await waitFor(() => stray().length === 0, 5000), `stray: ${stray().map(commandLine).join('\n')}`);
-    assert.ok(await waitFor(() => leftIn(tmp.path).length === 0, 5000), `left in TMPDIR: ${leftIn(tmp.path)}`);
+    assert.ok(await waitFor(() => leftIn(tmp.path).length === 0, 5000), `left in TMPDIR: ${leftReport(tmp.path)}`);
   });
 
   test('a damaged recipe file is ignored and written anew; --browser-prelaunch=false starts nothing ahead', async () => {
@@ -233,6 +260,6 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
     assert.deepEqual(profilesIn(tmp.path).filter((name) => before.includes(name)), [], 'the next start removed it');
     assert.match(next.transport.stderr, /removed \d+ throwaway browser profile\(s\)/);
     await stop(next);
-    assert.ok(await waitFor(() => leftIn(tmp.path).length === 0, 5000), `left in TMPDIR: ${leftIn(tmp.path)}`);
+    assert.ok(await waitFor(() => leftIn(tmp.path).length === 0, 5000), `left in TMPDIR: ${leftReport(tmp.path)}`);
   });
 });
