@@ -93,6 +93,11 @@ function leftReport(dir: string, known: Record<string, string> = {}): string {
     .join('; ');
 }
 
+/** Nothing of a browser's is left in `dir` (within 5 s: a profile's removal may still be under way); the report names what is. */
+async function assertNothingLeft(dir: string, known: Record<string, string> = {}): Promise<void> {
+  assert.ok(await waitFor(() => leftIn(dir).length === 0, 5000), `left in TMPDIR: ${leftReport(dir, known)}`);
+}
+
 describe('stdio: Chromium started ahead from the last start\'s command line', () => {
   const out = useTempDir('spm-ahead-out-');
   const cache = useTempDir('spm-ahead-cache-');
@@ -159,7 +164,7 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
     assert.match(commandLine(adopted), /--spm-test-switch=two/);
     known[profileOf(adopted)] = 'the adopted browser';
     await stop(again);
-    assert.ok(await waitFor(() => leftIn(tmp.path).length === 0, 5000), `left in TMPDIR: ${leftReport(tmp.path, known)}`);
+    await assertNothingLeft(tmp.path, known);
   });
 
   test('a start that fails after the early browser started leaves no browser and no profile', async () => {
@@ -173,7 +178,7 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
     assert.match(failed.stderr, /browser started ahead/, 'the early browser did start');
     const stray = () => descendants(1).filter((pid) => commandLine(pid).includes('--spm-test-failing=1'));
     assert.ok(await waitFor(() => stray().length === 0, 5000), `stray: ${stray().map(commandLine).join('\n')}`);
-    assert.ok(await waitFor(() => leftIn(tmp.path).length === 0, 5000), `left in TMPDIR: ${leftReport(tmp.path)}`);
+    await assertNothingLeft(tmp.path);
   });
 
   test('a damaged recipe file is ignored and written anew; --browser-prelaunch=false starts nothing ahead', async () => {
@@ -260,6 +265,6 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
     assert.deepEqual(profilesIn(tmp.path).filter((name) => before.includes(name)), [], 'the next start removed it');
     assert.match(next.transport.stderr, /removed \d+ throwaway browser profile\(s\)/);
     await stop(next);
-    assert.ok(await waitFor(() => leftIn(tmp.path).length === 0, 5000), `left in TMPDIR: ${leftReport(tmp.path)}`);
+    await assertNothingLeft(tmp.path);
   });
 });

@@ -1,23 +1,32 @@
+/**
+ * `work`'s value, or undefined once `subscribe` fires its callback; what
+ * `subscribe` returns undoes the subscription when either comes first.
+ * `work` itself is not cancelled.
+ */
+function until<T>(work: Promise<T>, subscribe: (fire: () => void) => () => void): Promise<T | undefined> {
+  let unsubscribe = () => {};
+  const fired = new Promise<undefined>((resolve) => {
+    unsubscribe = subscribe(() => resolve(undefined));
+  });
+  return Promise.race([work, fired]).finally(unsubscribe);
+}
+
 /** `work`'s value, or undefined once `ms` have passed; `work` itself is not cancelled. */
 export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-  let cancel = () => {};
-  const deadline = new Promise<undefined>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    cancel = () => clearTimeout(timer);
+  return until(work, (fire) => {
+    const timer = setTimeout(fire, ms);
+    return () => clearTimeout(timer);
   });
-  return Promise.race([work, deadline]).finally(cancel);
 }
 
 /** `work`'s value, or undefined once `signal` aborts (at once when it already has). */
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
   if (!signal) return work;
   if (signal.aborted) return Promise.resolve(undefined);
-  let listener = () => {};
-  const aborted = new Promise<undefined>((resolve) => {
-    listener = () => resolve(undefined);
-    signal.addEventListener('abort', listener, { once: true });
+  return until(work, (fire) => {
+    signal.addEventListener('abort', fire, { once: true });
+    return () => signal.removeEventListener('abort', fire);
   });
-  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', listener));
 }
 
 type Closable<E extends string> = { once(event: E, listener: () => void): unknown; off(event: E, listener: () => void): unknown };
@@ -28,10 +37,8 @@ type Closable<E extends string> = { once(event: E, listener: () => void): unknow
  * on a context or browser closed meanwhile (newPage).
  */
 export function untilClosed<T, E extends string = 'close'>(work: Promise<T>, target: Closable<E>, event = 'close' as E): Promise<T | undefined> {
-  let listener = () => {};
-  const closed = new Promise<undefined>((resolve) => {
-    listener = () => resolve(undefined);
-    target.once(event, listener);
+  return until(work, (fire) => {
+    target.once(event, fire);
+    return () => target.off(event, fire);
   });
-  return Promise.race([work, closed]).finally(() => target.off(event, listener));
 }

@@ -44,14 +44,12 @@ export async function withStuckScriptsStopped<T>(browser: SessionBrowser, log: L
   };
   timer = setTimeout(check, FIRST_CHECK_MS);
   try {
-    const value = await call;
-    callEnded.abort();
+    const value = await call.finally(() => callEnded.abort());
     const all = [...frames, ...tabs, ...left];
     if (all.length) log.warn(`session ${sessionId}: stopped the script of ${all.length} unresponsive frame(s) or tab(s): ${all.slice(0, 5).join(', ')}`);
     const notes = [frames.size ? frameNote([...frames]) : undefined, tabs.size ? tabNote([...tabs]) : undefined, left.size ? leftNote([...left]) : undefined, await currentTabNote].filter((note) => note !== undefined);
     return { value, note: notes.length ? notes.join('\n') : undefined };
   } finally {
-    callEnded.abort();
     done = true;
     clearTimeout(timer);
     disarm?.();
