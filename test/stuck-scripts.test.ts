@@ -72,4 +72,24 @@ describe('a cross-origin frame or popup whose script never yields', () => {
     // The reference: the upstream's wait reads the same tab's title and never answers.
     assert.equal(upstreamWaited, '', `upstream: no answer within 20 s: ${upstreamWaited}`);
   });
+  // The popups of a page of the same site share its renderer: silent while the page computes, they
+  // are not stuck, and a stop sent to them would end the script of the page the agent waits on.
+  test('a page computing for 9 s beside popups of its own site: its work finishes and the wait sees it, as on the upstream (the upstream CLI alongside, in the same run)', { timeout: 200_000 }, async (t) => {
+    const { upstream, ours } = await upstreamAndOurs(suite);
+    const run = async (d: Driver) => {
+      await d.go('/compute-with-popups');
+      await d.click('Open popups');
+      await d.call('browser_tabs', { action: 'select', index: 0 });
+      await d.click('Compute');
+      return d.call('browser_wait_for', { text: 'computed' });
+    };
+    const theirs = new Driver(upstream.client, suite.site);
+    const mine = new Driver(ours.client, suite.site);
+    const [upstreamWaited, waited] = await Promise.all([run(theirs), run(mine)]);
+    t.diagnostic(`call durations (ms), upstream CLI: ${theirs.durations.join(', ')}; ours: ${mine.durations.join(', ')}`);
+    assert.match(upstreamWaited, /computed/, `upstream: the wait sees the page's work done: ${upstreamWaited}`);
+    assert.doesNotMatch(waited, /^### Error/m, `ours: the wait succeeded: ${waited}`);
+    assert.doesNotMatch(waited, /stopped responding/, `ours: no tab was taken as stuck: ${waited}`);
+    assert.match(await mine.call('browser_snapshot'), /computed/);
+  });
 });

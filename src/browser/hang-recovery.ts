@@ -6,7 +6,6 @@ import { makeCurrentTab, openDialogOf, watchDialogs } from './open-dialogs.ts';
 import { watchRenderers } from './renderer-activity.ts';
 import { learnTargetId, rendererAnswers, targetIdOf, type ScriptStops } from './script-stop.ts';
 
-const PROBE_MS = 1000;
 // Chromium gives a stuck renderer's unload 500 ms, then closes its page anyway
 // (measured: ~520 ms for an endless loop); a page that takes longer is kept
 // busy rather than stuck, and is left closing in the background.
@@ -28,19 +27,23 @@ async function probe(context: BrowserContext, page: Page, probeMs: number): Prom
   const silent = (): PageState => (page.isClosed() ? 'answers' : navigationWaitingFor(page) ? 'navigating' : 'stuck');
   const session = await withDeadline(context.newCDPSession(page).catch(() => undefined), probeMs);
   if (!session) return silent();
+  // Seen twice, RELOAD_WATCH_MS apart: a document being replaced is rootless for a moment.
+  const look = async () => {
+    const [tree, document] = await Promise.all([
+      withDeadline(session.send('Page.getFrameTree').catch(() => undefined), probeMs),
+      withDeadline(session.send('DOM.getDocument', { depth: 1 }).catch(() => undefined), probeMs),
+    ]);
+    return { loader: tree?.frameTree.frame.loaderId, rootless: !!document && !document.root.children?.some((node) => node.nodeType === 1) };
+  };
   try {
+    // Asked with the probe: a page of long tasks answers each only once the task under way ends.
+    const first = look();
     if (!(await rendererAnswers(session, probeMs))) {
       // The browser answers this itself: which target to stop the script of, should the page be closed as stuck.
       await learnTargetId(page, session, probeMs);
       return silent();
     }
-    // Seen twice, RELOAD_WATCH_MS apart: a document being replaced is rootless for a moment.
-    const look = async () => {
-      const tree = await withDeadline(session.send('Page.getFrameTree').catch(() => undefined), probeMs);
-      const document = await withDeadline(session.send('DOM.getDocument', { depth: 1 }).catch(() => undefined), probeMs);
-      return { loader: tree?.frameTree.frame.loaderId, rootless: !!document && !document.root.children?.some((node) => node.nodeType === 1) };
-    };
-    const before = await look();
+    const before = await first;
     await new Promise((resolve) => setTimeout(resolve, RELOAD_WATCH_MS));
     const after = await look();
     if (before.loader && after.loader && before.loader !== after.loader) return 'reloading';
@@ -104,8 +107,8 @@ export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], loading: [], 
  * A blank page is opened when no page would be left, so the upstream always
  * has a tab to go on with once the hung ones are gone.
  */
-export async function closeUnresponsivePages(context: BrowserContext, options: { probeMs?: number; stops?: ScriptStops; cancelled?: AbortSignal } = {}): Promise<HungPages> {
-  const probeMs = options.probeMs ?? PROBE_MS;
+export async function closeUnresponsivePages(context: BrowserContext, options: { probeMs: number; stops?: ScriptStops; cancelled?: AbortSignal }): Promise<HungPages> {
+  const { probeMs } = options;
   const pages = context.pages().filter((page) => !page.isClosed());
   // A page already asked to close (by an earlier check, or as a popup past
   // --max-pages) is not probed; one an earlier check asked is not waited for again.

@@ -228,7 +228,7 @@ export class SessionBrowser {
   }
 
   /** Closes pages whose renderer hangs (no answer within probeMs) and names pages no snapshot can settle on. Nothing when no browser runs. */
-  async closeHungPages(probeMs?: number, cancelled?: AbortSignal): Promise<HungPages> {
+  async closeHungPages(probeMs: number, cancelled?: AbortSignal): Promise<HungPages> {
     const context = await this.runningContext();
     return context ? closeUnresponsivePages(context, { probeMs, stops: scriptStopsOf(this.#quiet), cancelled }) : NO_HUNG_PAGES;
   }

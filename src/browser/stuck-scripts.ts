@@ -68,7 +68,12 @@ export async function stopStuckScripts(context: BrowserContext, stops: ScriptSto
   const left = tabBeingLeft(context);
   const tabs = pages.filter((page) => (page === left || !isCurrentTab(page)) && !navigationWaitingFor(page));
   const stuckOf = async (targets: (Frame | Page)[]) => (await Promise.all(targets.map((target) => probe(context, target)))).filter((found) => found !== undefined);
-  const [stuckFrames, stuckTabs] = await Promise.all([stuckOf(frames), stuckOf(tabs)]);
+  // The current tab, probed alongside as a reference: while it is silent too, the silent ones may
+  // share its renderer (popups of its own site do), and a stop sent to them would end its script.
+  // That tab is the hang check's; nothing is stopped this round.
+  const current = left ? undefined : pages.find((page) => isCurrentTab(page) && !navigationWaitingFor(page));
+  const [stuckFrames, stuckTabs, currentSilent] = await Promise.all([stuckOf(frames), stuckOf(tabs), current && probe(context, current)]);
+  if (currentSilent) return { frames: [], tabs: [], left: [] };
   const stuck = [...stuckFrames, ...stuckTabs];
   if (stuck.length) stops.stop(new Set(stuck.map(({ targetId }) => targetId)));
   const urls = (found: typeof stuck) => found.map(({ url }) => url);

@@ -3,10 +3,11 @@ import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Logger } from '../log.ts';
 import { named } from './result-notes.ts';
 
-// After a client cancels, nothing is waiting on the page any more: a longer
-// probe tells a page that is merely slow (heavy start-up, long parse) from one
-// that never yields, before the session closes it.
-const AFTER_CANCEL_PROBE_MS = 3000;
+// After a call timed out or was cancelled, the page gets 3 s to answer before
+// it is taken as stuck: a page of long tasks (2.5 s each, 20 ms apart) read
+// as stuck to a 1 s probe after a click on it timed out, 2 times in 4, and was
+// closed where the upstream keeps it. A page that never yields costs 2 s more.
+const AFTER_CALL_PROBE_MS = 3000;
 // A call still under way has time left (checked 33 s in, before an SDK
 // client's 60 s): a renderer busy on a huge document answered nothing for
 // 4-7.5 s at a time while parsing 50 MB, and 6.5-11.7 s while Playwright
@@ -34,7 +35,7 @@ export class HangWatch {
 
   /** The note for a call that timed out, if the check found pages to close or to name. */
   async afterTimeout(): Promise<string | undefined> {
-    return this.#noteFor(await this.#browser.closeHungPages().catch(() => NO_HUNG_PAGES));
+    return this.#noteFor(await this.#browser.closeHungPages(AFTER_CALL_PROBE_MS).catch(() => NO_HUNG_PAGES));
   }
 
   /**
@@ -50,7 +51,7 @@ export class HangWatch {
   /** Starts the check in the background; `pendingNote` hands its note to the next call. */
   afterCancel(): void {
     if (!this.#browser.running) return;
-    this.#afterCancel ??= this.#browser.closeHungPages(AFTER_CANCEL_PROBE_MS).then(
+    this.#afterCancel ??= this.#browser.closeHungPages(AFTER_CALL_PROBE_MS).then(
       (closed) => this.#noteFor(closed),
       () => undefined,
     );

@@ -28,6 +28,12 @@ export const SCENARIOS: Scenario[] = [
   }, false],
   ['a dialog from a timer while a tool runs', async (d) => { await d.go('/timer-dialog'); await d.call('browser_wait_for', { time: 1 }); await d.call('browser_handle_dialog', { accept: true }); }],
   ['an HTML dialog the page closes by itself', async (d) => { await d.go('/dialog-closed-by-page'); await d.click('Open dialog'); }],
+  // The click waits for a button that stays disabled, times out on both sides; the page is busy then, not stuck, and stays open.
+  ['a page of long tasks: a click that times out', async (d) => {
+    await d.go('/long-tasks');
+    await d.click('Not yet');
+    await d.call('browser_snapshot');
+  }],
   ['an endless loop in a worker', async (d) => { await d.go('/worker-loop'); }],
   ['a page that never finishes loading', async (d) => { await d.go('/never-loads'); }],
   ['a redirect loop', async (d) => { await d.go('/redirect-loop'); }],

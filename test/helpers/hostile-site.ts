@@ -59,6 +59,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   // A title of two million characters, past the default --max-result-chars.
   '/title-huge': html('x', `${button('Under a huge title', "document.title = 'Huge title clicked'")}<script>document.title = 'T'.repeat(2e6)</script>`),
   '/spin-frame': html('Spinning', `<p>frame text</p>${button('Frame button', "this.textContent = 'frame clicked'")}<script>setTimeout(() => { for (;;) {} }, 1500)</script>`),
+  // Its popups are of the same site, so they share its renderer: while it computes (9 s, from a timer), they answer nothing either.
+  '/compute-with-popups': html('Computes', button('Open popups', "window.open('/calm?popup=a'); window.open('/calm?popup=b')") + button('Compute', "setTimeout(() => { const t = Date.now(); while (Date.now() - t < 9000); document.getElementById('p').textContent = 'computed'; }, 100)") + '<p id="p">not yet</p>'),
   '/spin-tab': html('Spinning tab', `<p>popup text</p><script>setTimeout(() => { for (;;) {} }, 1500)</script>`),
   // Nesting 200,000 elements deep crashes the renderer while the page loads.
   '/crash-while-loading': html('Too deep', `<script>let e = document.body; for (let i = 0; i < 200000; i++) { const d = document.createElement('div'); e.appendChild(d); e = d; }</script>`),
@@ -76,6 +78,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   // A synchronous request to an address that never answers: the page's thread waits in the network stack, not in script.
   '/sync-request': html('Blocking request', button('Load synchronously', "const x = new XMLHttpRequest(); x.open('GET', '/hang', false); x.send(); document.title = 'loaded'")),
   '/busy-loop': html('Busy page', `<p>spinning soon</p><script>setTimeout(() => { for (;;) {} }, 200)</script>`),
+  // Heavy but alive: from 1 s after load its thread runs 2.5 s tasks with 20 ms between them (a page of long tasks on a slow machine).
+  '/long-tasks': html('Long tasks', `<button disabled>Not yet</button><p>long tasks soon</p><script>setTimeout(function work() { const t = Date.now(); while (Date.now() - t < 2500); setTimeout(work, 20); }, 1000)</script>`),
   // The loop runs as the parser reaches it: the document never finishes loading (as a page of tens of MB still parsing).
   '/busy-while-loading': html('Loading forever', '<p>before the script</p><script>for (;;) {}</script><p>after the script</p>'),
   '/worker-loop': html('Busy worker', `<p>worker spins</p><script>new Worker(URL.createObjectURL(new Blob(['for(;;){}'], { type: 'text/javascript' })))</script>`),
