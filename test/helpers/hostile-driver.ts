@@ -7,8 +7,8 @@ import { connectUpstream } from './upstream-cli.ts';
 
 // Drives one target (upstream CLI or ours) through the hostile corpus and
 // records what a user reads off each result.
-// Our deadline is 33 s here (the upstream's 30 s, 3 s margin), then a hang check of at most 2 s.
-export const CALL_BOUND_MS = 38_000;
+// Our deadline is 33 s here (the upstream's 30 s, 3 s margin), then a hang check: a 3 s probe, a 2 s close.
+export const CALL_BOUND_MS = 40_000;
 // The same upstream timeouts on every side: a navigation may take 20 s, a call 30 s (the upstream's own).
 export const TIMEOUTS = ['--timeout-navigation', '20000'];
 
