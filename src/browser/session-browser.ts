@@ -3,7 +3,7 @@ import type { Logger } from '../log.ts';
 import { metrics } from '../metrics/metrics.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
 import { closeUnresponsivePages, NO_HUNG_PAGES, type HungPages } from './hang-recovery.ts';
-import { stopScriptBeforeLeaving, stopStuckScripts, type StoppedScripts } from './stuck-scripts.ts';
+import { NOTHING_STOPPED, stopScriptBeforeLeaving, stopStuckScripts, type StoppedScripts } from './stuck-scripts.ts';
 import { leaveTab } from './leaving-tab.ts';
 import { currentTabOf } from './upstream-tabs.ts';
 import { ContextGuards } from './context-guards.ts';
@@ -237,8 +237,7 @@ export class SessionBrowser {
   async stopStuckScripts(): Promise<StoppedScripts> {
     const context = await this.runningContext();
     const stops = scriptStopsOf(this.#quiet);
-    const none = { frames: [], tabs: [], left: [] };
-    return context && stops ? stopStuckScripts(context, stops).catch(() => none) : none;
+    return context && stops ? stopStuckScripts(context, stops).catch(() => NOTHING_STOPPED) : NOTHING_STOPPED;
   }
 
   /** A navigation starts: the current tab's stuck script is stopped now (`stopped`: its URL) or by a check until `ends` (leaving-tab.ts). No tab before the upstream holds the context: no launch waited for. */

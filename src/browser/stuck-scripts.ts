@@ -35,6 +35,9 @@ export interface StoppedScripts {
   left: string[];
 }
 
+/** A round that stopped nothing (a dialog open, the current tab silent too, no browser). */
+export const NOTHING_STOPPED: StoppedScripts = { frames: [], tabs: [], left: [] };
+
 type Probed = { url: string; targetId: string; target: Frame | Page } | undefined;
 
 /** A frame's or page's target when its renderer does not answer; undefined when it does, or is not out of process (a frame in its parent's renderer). */
@@ -61,7 +64,7 @@ export async function stopStuckScripts(context: BrowserContext, stops: ScriptSto
   const pages = context.pages().filter((page) => !page.isClosed());
   // An alert in a frame (or in a page sharing its renderer) holds that renderer until answered: not stuck.
   // Which renderers a dialog holds is not known here, so while one is open nothing is stopped, as no page is closed.
-  if (pages.some((page) => openDialogOf(page))) return { frames: [], tabs: [], left: [] };
+  if (pages.some((page) => openDialogOf(page))) return NOTHING_STOPPED;
   const frames = pages.flatMap((page) => page.frames().filter((frame) => frame.parentFrame() && !frame.isDetached()));
   // A tab whose navigation waits for its server answers nothing until it commits: waiting, not stuck.
   // Once the response to a navigation away has come, what holds it is the old document's script.
@@ -73,7 +76,7 @@ export async function stopStuckScripts(context: BrowserContext, stops: ScriptSto
   // That tab is the hang check's; nothing is stopped this round.
   const current = left ? undefined : pages.find((page) => isCurrentTab(page) && !navigationWaitingFor(page));
   const [stuckFrames, stuckTabs, currentSilent] = await Promise.all([stuckOf(frames), stuckOf(tabs), current && probe(context, current)]);
-  if (currentSilent) return { frames: [], tabs: [], left: [] };
+  if (currentSilent) return NOTHING_STOPPED;
   const stuck = [...stuckFrames, ...stuckTabs];
   if (stuck.length) stops.stop(new Set(stuck.map(({ targetId }) => targetId)));
   const urls = (found: typeof stuck) => found.map(({ url }) => url);
