@@ -1,5 +1,5 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { inUtilityWorld } from './utility-world.ts';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { askInUtilityWorld, SILENT } from './utility-world.ts';
 
 // A page that locks the pointer (requestPointerLock: games, 3D viewers, or a
 // page out to trap a driver) gets every mouse event, wherever it is aimed:
@@ -30,23 +30,32 @@ export function watchPointerLocks(context: BrowserContext, onRelease: () => void
   released.set(context, onRelease);
 }
 
-/** Whether any frame answers `ask` with a lock held. */
-async function anyFrameHolds(page: Page, ask: typeof LOCKED): Promise<boolean> {
-  const answers = await Promise.all(page.frames().map((frame) => inUtilityWorld<boolean>(frame.locator(':root'), ask, CHECK_MS)));
-  return answers.includes(true);
+/** What the page's frames answer `ask`: whether any holds a lock, and which gave no answer in time. */
+async function lockHolders(page: Page, ask: typeof LOCKED): Promise<{ held: boolean; silent: Frame[] }> {
+  const frames = page.frames();
+  const answers = await Promise.all(frames.map((frame) => askInUtilityWorld<boolean>(frame.locator(':root'), ask, CHECK_MS)));
+  return { held: answers.includes(true), silent: frames.filter((_, i) => answers[i] === SILENT) };
 }
 
 /**
- * Exits a pointer lock held by any frame of the page, then waits (up to 1 s)
- * until it is let go. True when there was one. A frame that does not answer
- * in time counts as holding none: the action goes on as it would have.
+ * What releasePointerLock found: a lock it let go of, none, or none known
+ * because the frame asked about did not answer in time (its thread busy with
+ * a long task): the action goes on as it would have.
  */
-export async function releasePointerLock(page: Page): Promise<boolean> {
-  if (!(await anyFrameHolds(page, EXIT_LOCK))) return false;
+export type LockCheck = 'released' | 'none' | 'silent';
+
+/**
+ * Exits a pointer lock held by any frame of the page, then waits (up to 1 s)
+ * until it is let go. 'silent' when `frame` (the action's; the main frame by
+ * default) did not answer and no frame held a lock.
+ */
+export async function releasePointerLock(page: Page, frame: Frame = page.mainFrame()): Promise<LockCheck> {
+  const first = await lockHolders(page, EXIT_LOCK);
+  if (!first.held) return first.silent.includes(frame) ? 'silent' : 'none';
   const until = performance.now() + UNLOCK_MS;
-  while (performance.now() < until && (await anyFrameHolds(page, LOCKED))) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (performance.now() < until && (await lockHolders(page, LOCKED)).held) await new Promise((resolve) => setTimeout(resolve, 20));
   released.get(page.context())?.();
-  return true;
+  return 'released';
 }
 
 export const pointerLockNote = (count: number): string =>

@@ -93,7 +93,17 @@ async function evalInUtilityWorld<T>(locator: Locator, fn: WorldFunction, arg: u
  * it as JSON text.
  */
 export async function inUtilityWorld<T>(locator: Locator, fn: WorldFunction, withinMs: number, arg?: unknown): Promise<T | null> {
-  return (await withDeadline(evalInUtilityWorld<T>(locator, fn, arg).catch(() => null), withinMs)) ?? null;
+  const answer = await askInUtilityWorld<T>(locator, fn, withinMs, arg);
+  return answer === SILENT ? null : answer;
+}
+
+/** No answer in time: the page's thread is busy (a long task, a loop). */
+export const SILENT = Symbol('silent');
+
+/** As inUtilityWorld, but SILENT when the page gave no answer within `withinMs`, apart from null (no element, an error). */
+export async function askInUtilityWorld<T>(locator: Locator, fn: WorldFunction, withinMs: number, arg?: unknown): Promise<T | null | typeof SILENT> {
+  const answer = await withDeadline(evalInUtilityWorld<T>(locator, fn, arg).then((value) => ({ value }), () => ({ value: null })), withinMs);
+  return answer ? answer.value : SILENT;
 }
 
 // Scrolls the element into view, measures it and picks the point a pointer

@@ -48,12 +48,12 @@ export function watchForDialog(page: Page): DialogWatch {
 // own timeout.
 const STEP_MS = 3000;
 
-/** Runs one input step unless a dialog is open: 'dialog' when one opens first, 'stalled' when the step takes past STEP_MS (it is left running). */
-export async function inputStep(watch: DialogWatch, work: () => Promise<unknown>): Promise<'done' | 'dialog' | 'stalled'> {
+/** Runs one input step unless a dialog is open: 'dialog' when one opens first, 'stalled' when the step takes past `withinMs` (it is left running). */
+export async function inputStep(watch: DialogWatch, work: () => Promise<unknown>, withinMs = STEP_MS): Promise<'done' | 'dialog' | 'stalled'> {
   if (watch.open) return 'dialog';
   const step = work().then(() => 'done' as const);
   step.catch(() => {});
-  return (await withDeadline(Promise.race([step, watch.opened]), STEP_MS)) ?? 'stalled';
+  return (await withDeadline(Promise.race([step, watch.opened]), withinMs)) ?? 'stalled';
 }
 
 /** Whether a dialog has stopped humanised input on this page (at its address) before. */

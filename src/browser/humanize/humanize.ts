@@ -1,4 +1,4 @@
-import type { BrowserContext, Keyboard, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Frame, Keyboard, Locator, Page } from 'playwright-core';
 import { callAsUpstream } from '../upstream-call.ts';
 import { withDeadline } from '../deadline.ts';
 import { releasePointerLock } from '../pointer-lock.ts';
@@ -33,6 +33,7 @@ type Options = Record<string, unknown>;
 let patched = false;
 
 const nothing = async (): Promise<void> => {};
+const frameOf = (locator: Locator): Frame => (locator as unknown as { _frame: Frame })._frame;
 const typable = (text: unknown): text is string => typeof text === 'string' && text.length > 0 && text.length <= MAX_TYPED;
 
 function patchLocator(proto: Proto): void {
@@ -44,8 +45,9 @@ function patchLocator(proto: Proto): void {
       const argv: unknown[] = [options];
       const before = async () => {
         // Under a page's pointer lock no click reaches its element, with a position or without.
-        await releasePointerLock(this.page()).catch(() => false);
-        if (options.position) return;
+        const lock = await releasePointerLock(this.page(), frameOf(this)).catch(() => 'none' as const);
+        // A frame busy with a long task would hold each step of the way for it: the plain action, as the upstream's.
+        if (options.position || lock === 'silent') return;
         // check and uncheck (fill_form's checkboxes and radios, through setChecked): a held click where the state changes.
         if ((method === 'check' || method === 'uncheck') && !options.trial && !options.force && isHumanized(this.page())) {
           const ticked = await checkLikeAPerson(this, method === 'check', click).catch(() => 'skipped' as const);
@@ -69,7 +71,8 @@ function patchLocator(proto: Proto): void {
   proto.dragTo = function (this: Locator, target: Locator, options: Options = {}) {
     const argv: unknown[] = [target, options];
     const before = async () => {
-      await releasePointerLock(this.page()).catch(() => false);
+      const lock = await releasePointerLock(this.page(), frameOf(this)).catch(() => 'none' as const);
+      if (lock === 'silent') return;
       const source = await approach(this).catch(() => undefined);
       if (heldByDialog(this.page())) return { result: undefined };
       if (source) argv[1] = { ...options, sourcePosition: source };
@@ -118,7 +121,7 @@ function patchKeyboard(proto: Proto): void {
   const press = proto.press!;
   proto.press = function (this: Keyboard, key: string, options: Options = {}) {
     const held = isHumanized(pageOf(this)) && options.delay === undefined ? { ...options, delay: keyHoldMs() } : options;
-    const before = async () => (key === 'Escape' && (await releasePointerLock(pageOf(this)).catch(() => false)) ? { result: undefined } : undefined);
+    const before = async () => (key === 'Escape' && (await releasePointerLock(pageOf(this)).catch(() => 'none')) === 'released' ? { result: undefined } : undefined);
     return untilDialog(pageOf(this), callAsUpstream()(before, press, this, [key, held]));
   };
   // browser_press_sequentially (page.keyboard.type): Shift for capitals, human holds and gaps.

@@ -4,7 +4,7 @@ import { inputStep, raisesDialogsOnInput, watchForDialog } from './dialog-watch.
 import { isHumanized } from './enabled.ts';
 import { pointerHeld } from './held-pointer.ts';
 import { pointInPage } from './frame-point.ts';
-import { between, sleep } from './timing.ts';
+import { between, sleep, STALL_MS } from './timing.ts';
 import { wheelIntoView } from './wheel.ts';
 
 // The pointer's way to an element: a curved path with human timing, on the
@@ -61,7 +61,7 @@ async function pathTo(locator: Locator, box: ElementBox, from: Point, target: Po
   const via = (corner: Point) => [...leg(from, corner), ...leg(corner, target)].map(grid);
   const ways = [curve, via({ x: target.x, y: from.y }), via({ x: from.x, y: target.y })];
   const inFrame = ways.map((way) => way.map((p) => ({ x: p.x - origin.x, y: p.y - origin.y })));
-  const kept = await pathKeepingHover(locator, inFrame, PREPARE_MS);
+  const kept = await pathKeepingHover(locator, inFrame, STALL_MS);
   return kept === null || kept < 0 ? [target] : ways[kept]!;
 }
 
@@ -75,7 +75,7 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
   const page = locator.page();
   if (!isHumanized(page) || raisesDialogsOnInput(page)) return undefined;
   const watch = watchForDialog(page);
-  const move = async (point: Point) => (await inputStep(watch, () => page.mouse.move(point.x, point.y))) === 'done';
+  const move = async (point: Point) => (await inputStep(watch, () => page.mouse.move(point.x, point.y), STALL_MS)) === 'done';
   try {
     const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
     const from = pointer.get(page) ?? onPixelGrid({ x: between(0, viewport.width), y: between(viewport.height * 0.6, viewport.height) }, 1);
@@ -104,10 +104,10 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     await wheelIntoView(page, locator, PREPARE_MS * 2, watch, travel).catch(() => undefined);
     if (watch.open) return undefined;
     // Asked in Playwright's utility world: locator.boundingBox() would hand the element to the page's own world (utility-world.ts).
-    const box = await boxInUtilityWorld(locator, PREPARE_MS * 2);
+    const box = await boxInUtilityWorld(locator, STALL_MS);
     if (!box?.target) return undefined;
     // Inside a frame: the point where the frame shows it, on the page's pixel grid.
-    const shown = await pointInPage(locator, box.target, box.framed, PREPARE_MS);
+    const shown = await pointInPage(locator, box.target, box.framed, STALL_MS);
     if (!shown) return undefined;
     const origin = { x: shown.x - box.target.x, y: shown.y - box.target.y };
     const target = onPixelGrid(shown, box.pixelRatio);
@@ -116,9 +116,9 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     const inFrame = { x: target.x - origin.x, y: target.y - origin.y };
     // An element the page took away on the way (scrolled back, moved, jittering) gets
     // Playwright's own click, as the upstream's: a press held there would land elsewhere.
-    if ((await underPointer(locator, inFrame, PREPARE_MS))?.onElement === false) return undefined;
+    if ((await underPointer(locator, inFrame, STALL_MS))?.onElement === false) return undefined;
     await sleep(between(40, 120));
-    const under = await underPointer(locator, inFrame, PREPARE_MS);
+    const under = await underPointer(locator, inFrame, STALL_MS);
     if (under?.onElement === false) return undefined;
     // A pointer the page did not get (held-pointer.ts): the click goes on as the upstream's, with a note.
     if (under?.shown === false) pointerHeld(page);

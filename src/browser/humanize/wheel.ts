@@ -3,7 +3,7 @@ import { withDeadline } from '../deadline.ts';
 import { inUtilityWorld } from '../utility-world.ts';
 import { carryToMainFrame, evaluateOnOwner, pointInPage } from './frame-point.ts';
 import { inputStep, type DialogWatch } from './dialog-watch.ts';
-import { between, sleep } from './timing.ts';
+import { between, sleep, STALL_MS } from './timing.ts';
 
 // An element below (or above) the fold is brought into view by the mouse
 // wheel, as a person scrolls: notches of 120 px, each a trusted wheel event
@@ -73,16 +73,16 @@ type Framed = Band & { framed: true; own: Placement & { width: number } };
 
 /** The element's placement in the page: in a frame, the band it shows in carried up the frames to the iframe of the page's. */
 async function placement(locator: Locator): Promise<Placement | null> {
-  const own = await inUtilityWorld<Placement | Framed>(locator, PLACEMENT, 1000);
+  const own = await inUtilityWorld<Placement | Framed>(locator, PLACEMENT, STALL_MS);
   if (!own || !('framed' in own)) return own;
   const band: Band = { top: own.top, height: own.height };
   const carried = carryToMainFrame<Band | Placement>(locator, band, (owner, inner, toMain) => evaluateOnOwner(owner, toMain ? PLACEMENT : OWNER_BAND, inner));
-  return ((await withDeadline(carried.catch(() => null), 1000)) as Placement | null | undefined) ?? null;
+  return ((await withDeadline(carried.catch(() => null), STALL_MS)) as Placement | null | undefined) ?? null;
 }
 
 /** An element in a frame: its placement in its frame's viewport; null for one of the main frame. */
 async function placementInFrame(locator: Locator): Promise<(Placement & { width: number }) | null> {
-  const own = await inUtilityWorld<Placement | Framed>(locator, PLACEMENT, 1000);
+  const own = await inUtilityWorld<Placement | Framed>(locator, PLACEMENT, STALL_MS);
   return own && 'framed' in own ? own.own : null;
 }
 
@@ -119,7 +119,7 @@ async function wheelUntilInView(page: Page, measure: () => Promise<Placement | n
     const flick = Math.min(MAX_NOTCHES - notches, Math.max(1, Math.round(Math.abs(distance) / NOTCH)));
     for (let i = 0; i < flick && Date.now() < end; i++) {
       // A wheel handler's alert, or a page that takes no event: the rest by script, once it is answered.
-      if ((await inputStep(watch, () => page.mouse.wheel(0, Math.sign(distance) * NOTCH))) !== 'done') return;
+      if ((await inputStep(watch, () => page.mouse.wheel(0, Math.sign(distance) * NOTCH), STALL_MS)) !== 'done') return;
       await sleep(between(25, 90));
     }
     notches += flick;
@@ -147,7 +147,7 @@ export async function wheelIntoView(page: Page, locator: Locator, budgetMs: numb
   if (!own || !own.documentScrolls || !outOfView(own)) return;
   let over: Point | null = null;
   for (const y of OVER_FRAME) {
-    over = await pointInPage(locator, { x: Math.round(own.width / 2), y: Math.round(own.viewport * y) }, true, 1000);
+    over = await pointInPage(locator, { x: Math.round(own.width / 2), y: Math.round(own.viewport * y) }, true, STALL_MS);
     if (over || Date.now() >= end) break;
   }
   if (!over || !(await travel(over))) return;
