@@ -15,6 +15,10 @@ type PageState = 'answers' | 'stuck' | 'rootless' | 'reloading' | 'navigating' |
 
 // How long the check watches an answering page's document for a replacement.
 const RELOAD_WATCH_MS = 500;
+// The second look at an answering page's document: a page reloading itself or
+// left without a root answers it at once; one of long tasks only once the
+// task under way ends (seconds), and it has answered the probe: no wait for it.
+const SECOND_LOOK_MS = 1000;
 
 // A renderer whose main thread never yields (an endless loop in the page)
 // answers no CDP command; asking it to evaluate `0` tells such a page apart.
@@ -28,16 +32,16 @@ async function probe(context: BrowserContext, page: Page, probeMs: number): Prom
   const session = await withDeadline(context.newCDPSession(page).catch(() => undefined), probeMs);
   if (!session) return silent();
   // Seen twice, RELOAD_WATCH_MS apart: a document being replaced is rootless for a moment.
-  const look = async () => {
+  const look = async (withinMs: number) => {
     const [tree, document] = await Promise.all([
-      withDeadline(session.send('Page.getFrameTree').catch(() => undefined), probeMs),
-      withDeadline(session.send('DOM.getDocument', { depth: 1 }).catch(() => undefined), probeMs),
+      withDeadline(session.send('Page.getFrameTree').catch(() => undefined), withinMs),
+      withDeadline(session.send('DOM.getDocument', { depth: 1 }).catch(() => undefined), withinMs),
     ]);
     return { loader: tree?.frameTree.frame.loaderId, rootless: !!document && !document.root.children?.some((node) => node.nodeType === 1) };
   };
   try {
     // Asked with the probe: a page of long tasks answers each only once the task under way ends.
-    const first = look();
+    const first = look(probeMs);
     if (!(await rendererAnswers(session, probeMs))) {
       // The browser answers this itself: which target to stop the script of, should the page be closed as stuck.
       await learnTargetId(page, session, probeMs);
@@ -45,7 +49,7 @@ async function probe(context: BrowserContext, page: Page, probeMs: number): Prom
     }
     const before = await first;
     await new Promise((resolve) => setTimeout(resolve, RELOAD_WATCH_MS));
-    const after = await look();
+    const after = await look(SECOND_LOOK_MS);
     if (before.loader && after.loader && before.loader !== after.loader) return 'reloading';
     return before.rootless && after.rootless ? 'rootless' : 'answers';
   } finally {

@@ -193,9 +193,9 @@ const UNDER_POINTER = (element: Element, arg: string) => {
 
 export type UnderPointer = { shown: boolean; onElement: boolean };
 
-/** What the page has at `point` (the element's frame's viewport); null when unknown. */
-export function underPointer(locator: Locator, point: { x: number; y: number }, withinMs: number): Promise<UnderPointer | null> {
-  return inUtilityWorld<UnderPointer>(locator, UNDER_POINTER, withinMs, point);
+/** What the page has at `point` (the element's frame's viewport); null when unknown, SILENT when the page gave no answer in time. */
+export function underPointer(locator: Locator, point: { x: number; y: number }, withinMs: number): Promise<UnderPointer | null | typeof SILENT> {
+  return askInUtilityWorld<UnderPointer>(locator, UNDER_POINTER, withinMs, point);
 }
 
 /** Which of `paths` (points of the element's frame's viewport) keeps an open hover menu around the element open: its index, -1 for none, null when unknown. */

@@ -10,7 +10,7 @@ import { heldByDialog, raisesDialogsOnInput, untilDialog } from './dialog-watch.
 import { approach, PREPARE_MS } from './pointer.ts';
 import { rememberNormalize, replacementFor } from './replaced-target.ts';
 import { selectLikeAPerson } from './select.ts';
-import { buttonHoldMs, keyHoldMs, tapHoldMs } from './timing.ts';
+import { buttonHoldMs, keyHoldMs, STALL_MS, tapHoldMs } from './timing.ts';
 
 // Humanised input for the upstream's tools: before a click, double-click,
 // hover or drag the pointer travels to a point inside the element along a
@@ -58,7 +58,7 @@ function patchLocator(proto: Proto): void {
         if (heldByDialog(this.page())) return { result: undefined };
         if (!position) return;
         // Playwright lets the button up in the same millisecond (check and uncheck take no delay).
-        const replaced = await replacementFor(this).catch(() => undefined);
+        const replaced = await withDeadline(replacementFor(this).catch(() => undefined), STALL_MS);
         const hold = HOLDS.has(method) && options.delay === undefined ? { delay: replaced ? tapHoldMs() : buttonHoldMs() } : {};
         // The element that replaced the ref's is where the pointer is, not where the position was measured on the old one.
         argv[0] = replaced ? { ...options, ...hold } : { ...options, ...hold, position };

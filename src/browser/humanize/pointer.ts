@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { boxInUtilityWorld, pathKeepingHover, underPointer, type ElementBox } from '../utility-world.ts';
+import { boxInUtilityWorld, pathKeepingHover, SILENT, underPointer, type ElementBox } from '../utility-world.ts';
 import { inputStep, raisesDialogsOnInput, watchForDialog } from './dialog-watch.ts';
 import { isHumanized } from './enabled.ts';
 import { pointerHeld } from './held-pointer.ts';
@@ -116,10 +116,11 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     const inFrame = { x: target.x - origin.x, y: target.y - origin.y };
     // An element the page took away on the way (scrolled back, moved, jittering) gets
     // Playwright's own click, as the upstream's: a press held there would land elsewhere.
-    if ((await underPointer(locator, inFrame, STALL_MS))?.onElement === false) return undefined;
+    const first = await underPointer(locator, inFrame, STALL_MS);
+    if (first === SILENT || first?.onElement === false) return undefined;
     await sleep(between(40, 120));
     const under = await underPointer(locator, inFrame, STALL_MS);
-    if (under?.onElement === false) return undefined;
+    if (under === SILENT || under?.onElement === false) return undefined;
     // A pointer the page did not get (held-pointer.ts): the click goes on as the upstream's, with a note.
     if (under?.shown === false) pointerHeld(page);
     // Playwright truncates a click point to 1/100 px: a hair past the point keeps float error from landing it off the grid.
