@@ -10,7 +10,9 @@ import { Driver, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driv
 // and a later screenshot works. Ours used to close it.
 // A page of long tasks answers each question only between two of them:
 // humanised input, a dozen questions and moves on the pointer's way, waited
-// out a task at each (a click answered 5-12 s after the upstream's).
+// out a task at each (a click answered 5-12 s after the upstream's), and a
+// key held down let go only once the page had taken it (a press took twice
+// the upstream's time).
 
 async function play(d: Driver) {
   await d.go('/very-tall');
@@ -42,6 +44,18 @@ async function clicksOnLongTasks(d: Driver, count: number): Promise<number[]> {
   return took;
 }
 
+/** Presses of a key on the long-task page (the body has the focus): how long each call took. */
+async function pressesOnLongTasks(d: Driver, count: number): Promise<number[]> {
+  await d.go('/long-tasks');
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const took: number[] = [];
+  for (let i = 0; i < count; i++) {
+    await d.call('browser_press_key', { key: 'a' });
+    took.push(d.durations.at(-1)!);
+  }
+  return took;
+}
+
 describe('a page silent while the browser works for it', () => {
   const suite = useHostileSuite('spm-busy-renderer-');
 
@@ -63,5 +77,16 @@ describe('a page silent while the browser works for it', () => {
     const sum = (times: number[]) => times.reduce((a, b) => a + b, 0);
     // Two tasks of slack over three clicks; waiting on the page at each step of the way cost 15-35 s there.
     assert.ok(sum(myTimes) <= sum(theirTimes) + 5000, `ours took ${sum(myTimes)} ms for the three clicks, the upstream ${sum(theirTimes)} ms`);
+  });
+
+  test('a page of 2.5 s tasks: a key press answers when the upstream CLI\'s does (alongside, in the same run)', { timeout: 240_000 }, async (t) => {
+    const { upstream, ours } = await upstreamAndOurs(suite);
+    const [theirs, mine] = [new Driver(upstream.client, suite.site), new Driver(ours.client, suite.site)];
+    const [theirTimes, myTimes] = await Promise.all([pressesOnLongTasks(theirs, 4), pressesOnLongTasks(mine, 4)]);
+    t.diagnostic(`press took (ms): upstream CLI ${theirTimes.join(', ')}; ours ${myTimes.join(', ')}`);
+    assert.deepEqual(mine.shapes, theirs.shapes, 'the same results');
+    const sum = (times: number[]) => times.reduce((a, b) => a + b, 0);
+    // Two tasks of slack over four presses; a key let up only after the page took it down cost a task more each.
+    assert.ok(sum(myTimes) <= sum(theirTimes) + 5000, `ours took ${sum(myTimes)} ms for the four presses, the upstream ${sum(theirTimes)} ms`);
   });
 });

@@ -5,7 +5,7 @@ import { releasePointerLock } from '../pointer-lock.ts';
 import { humanizeContext, isHumanized } from './enabled.ts';
 import { checkLikeAPerson } from './check.ts';
 import { fillLikeAPerson, focusLikeAPerson } from './field.ts';
-import { keepPlainKeyboard, pageOf, typeLikeAPerson } from './keys.ts';
+import { heldPress, keepPlainKeyboard, pageOf, typeLikeAPerson } from './keys.ts';
 import { heldByDialog, raisesDialogsOnInput, untilDialog } from './dialog-watch.ts';
 import { approach, PREPARE_MS } from './pointer.ts';
 import { rememberNormalize, replacementFor } from './replaced-target.ts';
@@ -120,9 +120,11 @@ function patchKeyboard(proto: Proto): void {
   // reaches no page.
   const press = proto.press!;
   proto.press = function (this: Keyboard, key: string, options: Options = {}) {
-    const held = isHumanized(pageOf(this)) && options.delay === undefined ? { ...options, delay: keyHoldMs() } : options;
+    const run = callAsUpstream();
     const before = async () => (key === 'Escape' && (await releasePointerLock(pageOf(this)).catch(() => 'none')) === 'released' ? { result: undefined } : undefined);
-    return untilDialog(pageOf(this), callAsUpstream()(before, press, this, [key, held]));
+    if (!isHumanized(pageOf(this)) || options.delay !== undefined) return untilDialog(pageOf(this), run(before, press, this, [key, options]));
+    const held = (keyboard: Keyboard) => heldPress(keyboard, key, keyHoldMs(), run);
+    return untilDialog(pageOf(this), run(before, held, this, [this]));
   };
   // browser_press_sequentially (page.keyboard.type): Shift for capitals, human holds and gaps.
   const type = proto.type!;

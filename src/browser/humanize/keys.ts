@@ -21,6 +21,46 @@ export function plainPress(keyboard: Keyboard, key: string, options?: { delay?: 
   return plain!.press.call(keyboard, key, options);
 }
 
+/** Makes a call of Playwright's as the upstream's call would be named (upstream-call.ts). */
+export type Run = (before: () => Promise<void>, original: (...args: any[]) => Promise<unknown>, self: unknown, argv: unknown[]) => Promise<unknown>;
+
+const nothing = async (): Promise<void> => {};
+
+/** Playwright's split of a key combination: a `+` separates keys, but as a key's first character it is the key (`Shift++`). */
+function combination(key: string): string[] {
+  const keys: string[] = [];
+  let building = '';
+  for (const char of key) {
+    if (char === '+' && building) {
+      keys.push(building);
+      building = '';
+    } else building += char;
+  }
+  keys.push(building);
+  return keys;
+}
+
+/**
+ * Playwright's press of `key` (a combination such as `Control+a` too), the
+ * key held `holdMs` counted from when its down was sent, not from when the
+ * page took it: a person's down and up reach a page busy with long tasks in
+ * the same gap between two of them, where the up of Playwright's press with
+ * a delay waits for the next task (twice the upstream's time there).
+ */
+export async function heldPress(keyboard: Keyboard, key: string, holdMs: number, run: Run): Promise<void> {
+  const keys = plain!;
+  const send = (method: (key: string) => Promise<void>, name: string) => run(nothing, method, keyboard, [name]);
+  const modifiers = combination(key);
+  const last = modifiers.pop()!;
+  for (const modifier of modifiers) await send(keys.down, modifier);
+  // Awaited where it is sent: Playwright names a failed key after the awaiting frames (upstream-call.ts).
+  const held = sleep(holdMs);
+  await send(keys.down, last);
+  await held;
+  await send(keys.up, last);
+  for (const modifier of modifiers.reverse()) await send(keys.up, modifier);
+}
+
 // The US layout's characters typed with Shift (Playwright's layout: usKeyboardLayout).
 const SHIFTED = /^[A-Z~!@#$%^&*()_+{}|:"<>?]$/;
 
