@@ -20,7 +20,8 @@ interface Utils {
 
 /** `before` may answer for the call (`{ result }`): Playwright's method then does not run; or name another receiver for it (`{ self }`). */
 export type Before = () => Promise<{ result: unknown } | { self: unknown } | void>;
-type Call = (before: Before, original: (...args: any[]) => Promise<unknown>, self: unknown, argv: unknown[], after?: (result: unknown) => Promise<unknown>) => Promise<unknown>;
+/** A runner of callAsUpstream's: `before`, then Playwright's `original` on `self`, then `after` with its result. */
+export type Call = (before: Before, original: (...args: any[]) => Promise<unknown>, self: unknown, argv: unknown[], after?: (result: unknown) => Promise<unknown>) => Promise<unknown>;
 
 const BODY = "return async function (before, original, self, argv, after) { const answered = await before(); if (answered && 'result' in answered) return answered.result; const result = await Reflect.apply(original, answered ? answered.self : self, argv); return after ? await after(result) : result; };";
 // The same runner without playwright-core's file name, where that cannot be had (errors then read "locator.click: …").

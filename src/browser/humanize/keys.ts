@@ -1,4 +1,5 @@
 import type { Keyboard, Page } from 'playwright-core';
+import type { Call } from '../upstream-call.ts';
 import { inputStep, type DialogWatch } from './dialog-watch.ts';
 import { between, keyHoldMs, sleep } from './timing.ts';
 
@@ -21,9 +22,6 @@ export function plainPress(keyboard: Keyboard, key: string, options?: { delay?: 
   return plain!.press.call(keyboard, key, options);
 }
 
-/** Makes a call of Playwright's as the upstream's call would be named (upstream-call.ts). */
-export type Run = (before: () => Promise<void>, original: (...args: any[]) => Promise<unknown>, self: unknown, argv: unknown[]) => Promise<unknown>;
-
 const nothing = async (): Promise<void> => {};
 
 /** Playwright's split of a key combination: a `+` separates keys, but as a key's first character it is the key (`Shift++`). */
@@ -45,9 +43,10 @@ function combination(key: string): string[] {
  * key held `holdMs` counted from when its down was sent, not from when the
  * page took it: a person's down and up reach a page busy with long tasks in
  * the same gap between two of them, where the up of Playwright's press with
- * a delay waits for the next task (twice the upstream's time there).
+ * a delay waits for the next task (twice the upstream's time there). `run`
+ * makes each call as the upstream's would be named (upstream-call.ts).
  */
-export async function heldPress(keyboard: Keyboard, key: string, holdMs: number, run: Run): Promise<void> {
+export async function heldPress(keyboard: Keyboard, key: string, holdMs: number, run: Call): Promise<void> {
   const keys = plain!;
   const send = (method: (key: string) => Promise<void>, name: string) => run(nothing, method, keyboard, [name]);
   const modifiers = combination(key);
