@@ -5,7 +5,7 @@ import { releasePointerLock } from '../pointer-lock.ts';
 import { humanizeContext, isHumanized } from './enabled.ts';
 import { checkLikeAPerson } from './check.ts';
 import { fillLikeAPerson, focusLikeAPerson } from './field.ts';
-import { heldPress, keepPlainKeyboard, pageOf, typeLikeAPerson } from './keys.ts';
+import { heldPress, keepPlainKeyboard, nothing, pageOf, typeLikeAPerson } from './keys.ts';
 import { heldByDialog, raisesDialogsOnInput, untilDialog } from './dialog-watch.ts';
 import { approach, PREPARE_MS } from './pointer.ts';
 import { rememberNormalize, replacementFor } from './replaced-target.ts';
@@ -32,7 +32,6 @@ type Proto = Record<string, Method>;
 type Options = Record<string, unknown>;
 let patched = false;
 
-const nothing = async (): Promise<void> => {};
 const frameOf = (locator: Locator): Frame => (locator as unknown as { _frame: Frame })._frame;
 const typable = (text: unknown): text is string => typeof text === 'string' && text.length > 0 && text.length <= MAX_TYPED;
 

@@ -22,7 +22,8 @@ export function plainPress(keyboard: Keyboard, key: string, options?: { delay?: 
   return plain!.press.call(keyboard, key, options);
 }
 
-const nothing = async (): Promise<void> => {};
+/** A `before` for upstream-call's runner that prepares nothing. */
+export const nothing = async (): Promise<void> => {};
 
 /** Playwright's split of a key combination: a `+` separates keys, but as a key's first character it is the key (`Shift++`). */
 function combination(key: string): string[] {
