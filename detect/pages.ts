@@ -115,6 +115,37 @@ console.log(err);
 let loggedErrorDescribed = false;
 Error.prepareStackTrace = () => { loggedErrorDescribed = true; return ''; };
 console.log(new Error('late'));
+// Headless tells that CreepJS, sannysoft and "are you headless" read (an unautomated
+// Chromium in the same mode is the yardstick: what fires there too is the mode's, not ours).
+async function headlessTells() {
+  const probe = document.createElement('div');
+  probe.style.backgroundColor = 'ActiveText';
+  document.body.appendChild(probe);
+  const activeText = getComputedStyle(probe).backgroundColor;
+  probe.remove();
+  const notifications = await navigator.permissions.query({ name: 'notifications' }).then((p) => p.state, () => 'error');
+  const voices = await new Promise((resolve) => { const v = speechSynthesis.getVoices(); if (v.length) return resolve(v.length); speechSynthesis.onvoiceschanged = () => resolve(speechSynthesis.getVoices().length); setTimeout(() => resolve(speechSynthesis.getVoices().length), 1000); });
+  const devices = await navigator.mediaDevices?.enumerateDevices().then((d) => d.length, () => -1) ?? -2;
+  return {
+    noChrome: !('chrome' in window),
+    pluginsEmpty: navigator.plugins.length === 0,
+    mimeTypesEmpty: navigator.mimeTypes.length === 0,
+    pdfViewerDisabled: navigator.pdfViewerEnabled === false,
+    languagesEmpty: !navigator.languages || navigator.languages.length === 0,
+    notificationPermissionMismatch: Notification.permission === 'denied' && notifications === 'prompt',
+    noTaskbar: screen.height === screen.availHeight && screen.width === screen.availWidth,
+    knownHeadlessBackground: activeText === 'rgb(255, 0, 0)',
+    noVoices: voices === 0,
+    noMediaDevices: devices <= 0,
+    connectionRttZero: navigator.connection?.rtt === 0,
+    headlessBrand: (navigator.userAgentData?.brands ?? []).some((b) => /Headless/.test(b.brand)),
+    outerZero: outerWidth === 0 || outerHeight === 0,
+    noFocus: !document.hasFocus(),
+    hidden: document.visibilityState !== 'visible',
+    lowConcurrency: navigator.hardwareConcurrency < 2,
+    noDeviceMemory: navigator.deviceMemory === undefined,
+  };
+}
 // The report waits for the agent's click, its typing (humanised typing takes ~150 ms a key) and its evaluate.
 setTimeout(async () => {
   const ua = navigator.userAgent;
@@ -165,6 +196,7 @@ setTimeout(async () => {
     activatedWithoutInput,
     playwrightListeners,
     ...inputTells(),
+    ...(await headlessTells()),
   };
   report({ flagged: Object.values(signals).some(Boolean), signals });
 }, 6000);
