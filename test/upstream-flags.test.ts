@@ -82,6 +82,8 @@ describe('upstream flags: bad input exits 2 with the fix, nothing starts', () =>
     [['--browser', 'firefox'], /selects firefox, but this server drives Chromium builds only/],
     [['--extension'], /--extension is a Playwright MCP flag this server cannot honour: extension connection mode/],
     [['--codegen', 'cobol'], /cobol.*Fix: correct the flag/],
+    // The upstream emulates nothing for a name it does not know, without a word.
+    [['--device', 'Pixel7'], /--device: unknown device "Pixel7".*Did you mean "Pixel 7"\?/],
     [['--viewport-size', 'big'], /viewport.*Fix: correct the flag/i],
     [['--headless=1', '--mobile=yes'], /--mobile takes no value/],
     [['--idle-timeout', 'soon'], /Invalid value for --idle-timeout: "soon"\. Expected a whole number from 0/],

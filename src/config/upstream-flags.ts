@@ -42,7 +42,10 @@ export const UPSTREAM_FLAGS: Record<string, UpstreamFlag> = {
   codegen: { arity: 'one', does: pass },
   config: { arity: 'one', does: pass },
   'console-level': { arity: 'one', does: pass },
-  device: { arity: 'one', does: pass },
+  device: {
+    arity: 'one',
+    does: { kind: 'pass', note: "a name Playwright's device list does not have is refused at start, with the names it was probably meant to be (the upstream emulates no device for it, without a word)" },
+  },
   mobile: { arity: 'none', does: pass },
   'executable-path': { arity: 'one', does: { kind: 'ours', setting: 'binaryPath' } },
   extension: { arity: 'none', does: { kind: 'refuse', reason: EXTENSION } },

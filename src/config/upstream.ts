@@ -4,6 +4,7 @@ import { ConfigError } from './config-error.ts';
 import { boolean, integer, type Kind } from './kinds.ts';
 import { parseSetting, type Env } from './load.ts';
 import { settings, type Config } from './settings.ts';
+import { checkDevice } from './upstream-device.ts';
 import { checkCaps } from './upstream-flags.ts';
 import { checkNumericConfig, checkNumericFlags } from './upstream-numbers.ts';
 
@@ -146,9 +147,11 @@ export interface UpstreamInputs {
 
 export async function resolveUpstreamConfig(config: Config, env: Env, inputs: UpstreamInputs = {}): Promise<UpstreamConfig> {
   const upstreamArgv = inputs.argv ?? [];
-  const { tools } = (await coreBundle()) as { tools: CoreBundleTools };
+  const { tools, server } = (await coreBundle()) as { tools: CoreBundleTools; server: { deviceDescriptors: Record<string, unknown> } };
   if (env.PLAYWRIGHT_MCP_CAPS) checkCaps(env.PLAYWRIGHT_MCP_CAPS, 'PLAYWRIGHT_MCP_CAPS');
   const fromFlags = await parseUpstreamArgv(tools, upstreamArgv);
+  if (fromFlags.device !== undefined) checkDevice(fromFlags.device, '--device', server.deviceDescriptors);
+  else checkDevice(env.PLAYWRIGHT_MCP_DEVICE, 'PLAYWRIGHT_MCP_DEVICE', server.deviceDescriptors);
   const stdio = config.transport === 'stdio';
   // Over stdio an output dir nobody gave is the upstream's own default (relative to the working directory).
   const outputDir = inputs.outputDirGiven || !stdio ? { outputDir: config.outputDir } : {};
