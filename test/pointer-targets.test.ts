@@ -81,6 +81,17 @@ addEventListener('wheel', () => { wheels.push(performance.now()); parent.postMes
 addEventListener('scroll', () => scrolls.push(performance.now()), { passive: true });
 go.onclick = () => { out.textContent = 'tall ' + JSON.stringify({ wheels: wheels.length, scrolls: scrolls.length, unwheeled: scrolls.filter((at) => !wheels.some((w) => w <= at && at - w < 1000)).length }); };</script></body></html>`;
 
+// Full-height sections the document snaps to (scroll-snap-type: y mandatory on
+// the root), the button in the sixth. Chromium snaps each notch of a CDP wheel
+// (precise pixels) back to the nearest section, where a mouse's notch goes on
+// to the next: wheeled, the page scrolled forth and back for 30 notches and 3.5 s.
+const SNAP = `<!doctype html><html><head><title>Snap</title><style>html { scroll-snap-type: y mandatory } body { margin: 0 }
+section { height: 100vh; scroll-snap-align: start; box-sizing: border-box; border-bottom: 1px solid #ccc }</style></head><body>
+${Array.from({ length: 8 }, (_, i) => `<section>Section ${i}${i === 5 ? '<button style="margin-top: 40vh" onclick="seen.clicked++">Snap</button>' : ''}</section>`).join('')}
+<script>window.seen = { wheels: 0, clicked: 0, backs: 0, y: 0 };
+addEventListener('wheel', () => seen.wheels++, { passive: true, capture: true });
+addEventListener('scroll', () => { if (scrollY < seen.y) seen.backs++; seen.y = scrollY; }, { passive: true });</script></body></html>`;
+
 interface Seen {
   wheels: number;
   clicks: { x: number; y: number }[];
@@ -129,6 +140,7 @@ describe('where humanised input points', () => {
   let low: Site;
   let tall: Site;
   let lowTall: Site;
+  let snap: Site;
   const servers: Connected[] = [];
   before(async () => {
     [site, shapes, menu, inner] = await Promise.all([servePage(PAGE), servePage(SHAPES), servePage(MENU), servePage(IN_FRAME)]);
@@ -136,10 +148,11 @@ describe('where humanised input points', () => {
     low = await servePage(lowFramePage(inner.url.replace('127.0.0.1', 'localhost')));
     tall = await servePage(TALL_FRAME);
     lowTall = await servePage(lowFramePage(tall.url.replace('127.0.0.1', 'localhost'), 300));
+    snap = await servePage(SNAP);
   });
   after(async () => {
     await closeAll(servers);
-    await Promise.all([site.close(), shapes.close(), menu.close(), inner.close(), outer.close(), low.close(), tall.close(), lowTall.close()]);
+    await Promise.all([site.close(), shapes.close(), menu.close(), inner.close(), outer.close(), low.close(), tall.close(), lowTall.close(), snap.close()]);
   });
 
   test('an element larger than the viewport is clicked and hovered where it shows, scrolled only as the upstream scrolls it (the upstream CLI alongside)', { timeout: 180_000 }, async () => {
@@ -235,6 +248,22 @@ describe('where humanised input points', () => {
         assert.ok(Number.isInteger(x) && Number.isInteger(y), report);
       }
     }
+  });
+
+  test('a button below the fold of a page that snaps its scroll: scrolled to the section the upstream lands on, never back and forth (the upstream CLI alongside)', { timeout: 180_000 }, async () => {
+    const [upstream, ours] = await Promise.all([connectUpstream(`${dirs.path}/upstream-snap`), connect(testEnv(`${dirs.path}/ours-snap`))]);
+    servers.push(upstream, ours);
+    const run = async (server: Connected) => {
+      await call(server, 'browser_navigate', { url: snap.url });
+      await call(server, 'browser_click', { target: await refOf(server, /button "Snap"/), element: 'Snap' });
+      const text = await call(server, 'browser_evaluate', { function: '() => JSON.stringify({ ...seen, section: Math.round(scrollY / innerHeight) })' });
+      return JSON.parse(JSON.parse(text.match(/### Result\n(.*)/)![1]!)) as { wheels: number; clicked: number; backs: number; section: number };
+    };
+    const theirs = await run(upstream);
+    const mine = await run(ours);
+    const report = JSON.stringify({ upstream: theirs, ours: mine });
+    assert.deepEqual([theirs.clicked, theirs.section, theirs.backs], [1, 5, 0], report);
+    assert.deepEqual([mine.clicked, mine.section, mine.backs], [theirs.clicked, theirs.section, 0], report);
   });
 
   /** Clicks the button of the frame far down `url`; what the page saw (wheels, scrolls, scrolls with no wheel before them) and the frame's own text. */

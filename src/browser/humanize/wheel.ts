@@ -12,8 +12,8 @@ import { between, sleep, STALL_MS } from './timing.ts';
 // itself scrolls to the element; for an element in a frame (a captcha's
 // checkbox, a payment field), the page until the iframe shows the frame's
 // part that holds it, then the frame's own document with the pointer over
-// it. Elsewhere (a nested scroller, a fixed element, a wheel the page keeps)
-// the caller's programmatic scroll does it.
+// it. Elsewhere (a nested scroller, a fixed element, a wheel the page keeps,
+// a document that snaps its scroll) the caller's programmatic scroll does it.
 
 const NOTCH = 120;
 // About 3600 px of scrolling; past that the rest is scrolled by script.
@@ -47,6 +47,10 @@ const PLACEMENT = (element: Element, arg: string) => {
   }
   const style = getComputedStyle(element);
   if (style.position === 'fixed') documentScrolls = false;
+  // A document that snaps its scroll: Chromium snaps each notch of a CDP wheel (precise pixels)
+  // back to the nearest point, where a mouse's notch goes on to the next; the page would see its
+  // scroll go forth and back for dozens of notches. The script scrolls it, as the upstream's.
+  if (getComputedStyle(document.documentElement).scrollSnapType !== 'none') documentScrolls = false;
   if (!band && window !== window.top) {
     const shows = box.bottom > 0 && box.top < innerHeight;
     const own = { top: box.top, height: box.height, viewport: innerHeight, width: innerWidth, documentScrolls };
