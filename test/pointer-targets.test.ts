@@ -106,9 +106,14 @@ async function call(server: Connected, name: string, args: Record<string, unknow
   return textOf(result);
 }
 
+/** What a page function returned as a JSON string, parsed (browser_evaluate's result is that string, quoted). */
+async function evaluated<T>(server: Connected, fn: string): Promise<T> {
+  const text = await call(server, 'browser_evaluate', { function: fn });
+  return JSON.parse(JSON.parse(text.match(/### Result\n(.*)/)![1]!)) as T;
+}
+
 async function read(server: Connected): Promise<Seen> {
-  const text = await call(server, 'browser_evaluate', { function: '() => JSON.stringify({ ...seen, scrollY, mapTop: map.getBoundingClientRect().top, viewport: innerHeight })' });
-  return JSON.parse(JSON.parse(text.match(/### Result\n(.*)/)![1]!)) as Seen;
+  return evaluated<Seen>(server, '() => JSON.stringify({ ...seen, scrollY, mapTop: map.getBoundingClientRect().top, viewport: innerHeight })');
 }
 
 /** Scrolls the page by script to `y`, forgets what was seen, then clicks (or hovers) the map. */
@@ -119,8 +124,7 @@ async function pressMap(server: Connected, y: number, tool: 'browser_click' | 'b
 }
 
 async function readSeen(server: Connected): Promise<{ clicks: number[]; moves: number }> {
-  const text = await call(server, 'browser_evaluate', { function: '() => JSON.stringify(seen)' });
-  return JSON.parse(JSON.parse(text.match(/### Result\n(.*)/)![1]!)) as { clicks: number[]; moves: number };
+  return evaluated<{ clicks: number[]; moves: number }>(server, '() => JSON.stringify(seen)');
 }
 
 async function refOf(server: Connected, label: RegExp): Promise<string> {
@@ -203,8 +207,7 @@ describe('where humanised input points', () => {
           if (result.isError) errors.push(textOf(result).split('\n').slice(0, 2).join(' '));
         }
       }
-      const text = await call(server, 'browser_evaluate', { function: '() => JSON.stringify(seen)' });
-      return { seen: JSON.parse(JSON.parse(text.match(/### Result\n(.*)/)![1]!)) as { link: number; bar: number }, errors };
+      return { seen: await evaluated<{ link: number; bar: number }>(server, '() => JSON.stringify(seen)'), errors };
     };
     const theirs = await run(upstream);
     const mine = await run(ours);
@@ -256,8 +259,7 @@ describe('where humanised input points', () => {
     const run = async (server: Connected) => {
       await call(server, 'browser_navigate', { url: snap.url });
       await call(server, 'browser_click', { target: await refOf(server, /button "Snap"/), element: 'Snap' });
-      const text = await call(server, 'browser_evaluate', { function: '() => JSON.stringify({ ...seen, section: Math.round(scrollY / innerHeight) })' });
-      return JSON.parse(JSON.parse(text.match(/### Result\n(.*)/)![1]!)) as { wheels: number; clicked: number; backs: number; section: number };
+      return evaluated<{ wheels: number; clicked: number; backs: number; section: number }>(server, '() => JSON.stringify({ ...seen, section: Math.round(scrollY / innerHeight) })');
     };
     const theirs = await run(upstream);
     const mine = await run(ours);
@@ -277,8 +279,7 @@ describe('where humanised input points', () => {
     }
     assert.ok(ref, 'the frame is in the snapshot');
     await call(server, 'browser_click', { target: ref, element: 'Press' });
-    const text = await call(server, 'browser_evaluate', { function: '() => JSON.stringify({ ...seen, scrollY })' });
-    const seen = JSON.parse(JSON.parse(text.match(/### Result\n(.*)/)![1]!)) as { wheels: number[]; scrolls: number[]; scrollY: number };
+    const seen = await evaluated<{ wheels: number[]; scrolls: number[]; scrollY: number }>(server, '() => JSON.stringify({ ...seen, scrollY })');
     // A scroll event with no wheel turned in the second before it (a frame's wheel reaches the page by a message: 100 ms of slack after).
     const unwheeled = seen.scrolls.filter((at) => !seen.wheels.some((w) => w <= at + 100 && at - w < 1000)).length;
     const frame = await call(server, 'browser_snapshot');
