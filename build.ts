@@ -27,6 +27,16 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+/** One ESM entry for Node with its lazily loaded chunks, into `outdir`; exits on a build error. */
+async function buildEntry(entry: string, outdir: string, naming: { entry: string; chunk: string }) {
+  const result = await Bun.build({ entrypoints: [entry], target: 'node', format: 'esm', packages: 'external', outdir, naming, splitting: true });
+  if (!result.success) {
+    for (const log of result.logs) console.error(log);
+    process.exit(1);
+  }
+  return result;
+}
+
 const wantBin = process.argv.includes('--bin');
 const wantNode = !wantBin || process.argv.includes('--node');
 
@@ -34,25 +44,16 @@ if (wantNode) {
   // Built aside and swapped in, so a server starting meanwhile never sees half a tree.
   const staging = `./dist/node.${process.pid}`;
   await emptyDir(staging);
-  const result = await Bun.build({
-    entrypoints: ['./src/main.ts'],
-    target: 'node',
-    format: 'esm',
-    packages: 'external',
-    outdir: staging,
-    naming: { entry: 'cli.mjs', chunk: 'chunks/[name]-[hash].mjs' },
-    // Without splitting every `await import()` of a command is inlined and
-    // evaluated at start: `--version` took 1.2-2.5 s instead of ~0.2 s.
-    splitting: true,
-  });
-  if (!result.success) {
-    for (const log of result.logs) console.error(log);
-    process.exit(1);
-  }
+  // Without splitting every `await import()` of a command is inlined and
+  // evaluated at start: `--version` took 1.2-2.5 s instead of ~0.2 s.
+  const cli = await buildEntry('./src/main.ts', staging, { entry: 'cli.mjs', chunk: 'chunks/[name]-[hash].mjs' });
+  // The programmatic entry (createConnection, as Playwright MCP exports it), built on its own so the CLI's start stays as it is.
+  await buildEntry('./src/api/index.ts', staging, { entry: 'index.mjs', chunk: 'api-chunks/[name]-[hash].mjs' });
+  await copyFile('./src/api/index.d.ts', `${staging}/index.d.ts`);
   await chmod(`${staging}/cli.mjs`, 0o755);
   await rm('./dist/node', { recursive: true, force: true });
   await rename(staging, './dist/node');
-  console.error(`built dist/node/cli.mjs (+${result.outputs.length - 1} lazily loaded chunks)`);
+  console.error(`built dist/node/cli.mjs (+${cli.outputs.length - 1} lazily loaded chunks) and dist/node/index.mjs`);
 }
 
 if (wantBin) {

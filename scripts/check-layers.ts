@@ -1,21 +1,22 @@
 // The layers' allowed imports, checked in `npm test` (as Playwright's DEPS.list
 // files do): cli → transport → session → browser | cdp | instance | container
 // → config → leaves (fs, metrics). A module may import its own layer and the
-// layers below it, never one above; no import cycles between modules.
+// layers below it, never one above; no import cycles between modules. api
+// (the programmatic entry) sits beside cli, on top.
 // Usage: node scripts/check-layers.ts [root]   (root holds src/; default: this checkout)
 import fs from 'node:fs';
 import path from 'node:path';
 
 const ABOVE: Record<string, string[]> = {
-  config: ['cli', 'transport', 'session', 'cdp', 'instance', 'metrics'],
-  browser: ['cli', 'transport', 'session', 'cdp', 'instance'],
-  cdp: ['cli', 'session', 'browser', 'instance'],
-  instance: ['cli', 'transport', 'session', 'cdp'],
-  container: ['cli', 'transport', 'session', 'browser', 'cdp', 'instance'],
-  session: ['cli', 'transport'],
-  transport: ['cli'],
-  metrics: ['cli', 'transport', 'session', 'browser', 'cdp', 'instance', 'container', 'config'],
-  fs: ['cli', 'transport', 'session', 'browser', 'cdp', 'instance', 'container', 'config', 'metrics'],
+  config: ['api', 'cli', 'transport', 'session', 'cdp', 'instance', 'metrics'],
+  browser: ['api', 'cli', 'transport', 'session', 'cdp', 'instance'],
+  cdp: ['api', 'cli', 'session', 'browser', 'instance'],
+  instance: ['api', 'cli', 'transport', 'session', 'cdp'],
+  container: ['api', 'cli', 'transport', 'session', 'browser', 'cdp', 'instance'],
+  session: ['api', 'cli', 'transport'],
+  transport: ['api', 'cli'],
+  metrics: ['api', 'cli', 'transport', 'session', 'browser', 'cdp', 'instance', 'container', 'config'],
+  fs: ['api', 'cli', 'transport', 'session', 'browser', 'cdp', 'instance', 'container', 'config', 'metrics'],
 };
 // Narrow exceptions: config reads the setting kinds other layers define; cdp shares the HTTP host guards.
 const ALLOWED = [/^src\/config\/.* -> src\/(browser\/(proxy\/proxy-kind|context-options|extensions)|container\/kinds)\.ts$/, /^src\/cdp\/.* -> src\/transport\/http\/guards\.ts$/];

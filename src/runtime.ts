@@ -17,3 +17,8 @@ export function runtimeInfo(): RuntimeInfo {
   if (typeof Bun !== 'undefined') return { name: 'bun', version: Bun.version, supported: true, required: 'any (compiled binary)' };
   return { name: 'node', version: process.versions.node, supported: nodeVersionSupported(process.versions.node), required: '22.13+ (22.x) or 24+' };
 }
+
+/** The Bun-compiled standalone binary: it reports its embedded entry under /$bunfs/ (B:/~BUN/ on Windows). */
+export function isCompiledBinary(script: string | undefined = process.argv[1]): boolean {
+  return script !== undefined && (script.startsWith('/$bunfs/') || script.startsWith('B:/~BUN/'));
+}

@@ -112,6 +112,21 @@ describe('standalone binary', () => {
     }
   });
 
+  // The dashboard is playwright-core's web app, not compiled in: the binary would start itself with its path as an argument.
+  test('browser_annotate says the Playwright Dashboard comes with the npm package', async () => {
+    const transport = new RecordingStdioTransport(server, ['--caps', 'devtools'], env());
+    const client = new Client({ name: 'stealth-test-client', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: 'browser_annotate', arguments: {} });
+      assert.equal(result.isError, true);
+      assert.match((result.content as { text: string }[])[0]!.text, /Playwright Dashboard.*standalone binary does not include\. Run the npm package/);
+    } finally {
+      await client.close();
+      await transport.exit;
+    }
+  });
+
   test('the focused end-to-end suite passes against the binary', async () => {
     const result = await runSuite(server, path.join(dir, 'cwd'), env());
     assert.equal(result.code, 0, failures(result.output));

@@ -8,6 +8,8 @@ import { promisify } from 'node:util';
 import { failures, runSuite } from './helpers/nested-suite.ts';
 import { nodeRuntime } from './helpers/node-runtimes.ts';
 import { ROOT, testEnv } from './helpers/server.ts';
+import { servePage } from './helpers/site.ts';
+import { CHROMIUM } from './helpers/upstream-cli.ts';
 
 const run = promisify(execFile);
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -56,12 +58,14 @@ describe('npm package', () => {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  test('the tarball holds only the entry and its lazily loaded chunks, the manifest, the README and the licence', async () => {
+  test('the tarball holds only the entries (the bin, the programmatic one and its types) and their lazily loaded chunks, the manifest, the README and the licence', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball]);
     const files = stdout.trim().split('\n').sort();
     const chunks = files.filter((f) => f.startsWith('package/dist/node/chunks/'));
     assert.ok(chunks.length > 0 && chunks.every((f) => f.endsWith('.mjs')), 'chunks are ESM files');
-    assert.deepEqual(files.filter((f) => !chunks.includes(f)), ['package/LICENSE', 'package/README.md', 'package/dist/node/cli.mjs', 'package/package.json']);
+    const apiChunks = files.filter((f) => f.startsWith('package/dist/node/api-chunks/'));
+    assert.ok(apiChunks.every((f) => f.endsWith('.mjs')), 'chunks of the programmatic entry are ESM files');
+    assert.deepEqual(files.filter((f) => !chunks.includes(f) && !apiChunks.includes(f)), ['package/LICENSE', 'package/README.md', 'package/dist/node/cli.mjs', 'package/dist/node/index.d.ts', 'package/dist/node/index.mjs', 'package/package.json']);
   });
 
   test('the manifest: ESM, a bin, exact engines, no install scripts of its own', () => {
@@ -98,6 +102,34 @@ describe('npm package', () => {
         assert.deepEqual(report.checks.filter((c: { status: string; name: string }) => c.status !== 'ok' && c.name !== 'video'), []);
         assert.deepEqual([report.runtime.name, report.runtime.version, report.runtime.supported], ['node', version, true]);
         assert.equal(report.packages.upstreamEntry, path.join(app, 'node_modules', '@playwright', 'mcp', 'index.js'));
+      });
+
+      test("Playwright MCP's programmatic createConnection, imported from the package: a session on our browser, as the upstream's reads (the upstream's alongside)", async () => {
+        const site = await servePage('<!doctype html><title>Programmatic</title><p>hello</p>');
+        try {
+          // The upstream's connection publishes its browser in Playwright's registry (under the cache dir) and leaves the entry when the process ends: kept in this test's dir.
+          // The README's example connects it with the MCP SDK, which its users install themselves.
+          await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `@modelcontextprotocol/sdk@${pkg.devDependencies['@modelcontextprotocol/sdk']}`], { cwd: app, env: { ...process.env, PATH: pathEnv }, timeout: 180_000 });
+          const script = path.join(app, 'programmatic-usage.mjs');
+          fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'programmatic-usage.mjs'), script);
+          const { stdout } = await run('node', [script, site.url, CHROMIUM], { cwd: app, env: { ...testEnv(path.join(dir, 'out-api')), PATH: pathEnv, XDG_CACHE_HOME: path.join(dir, `cache-${version}`) }, timeout: 120_000 });
+          const { ours, upstream } = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<'ours' | 'upstream', { tools: string[]; navigate: string; evaluate: string; running: number; left: number; misspelt: string }>;
+          const report = JSON.stringify({ ours, upstream });
+          assert.deepEqual(ours.tools.filter((t) => !t.startsWith('stealth_')), upstream.tools, report);
+          assert.deepEqual(ours.tools.filter((t) => t.startsWith('stealth_')), ['stealth_binary_info', 'stealth_bridge_info'], report);
+          const page = (navigate: string) => navigate.replace(/\(.*page-[\dTZ-]+\.yml\)/, '(SNAPSHOT)');
+          assert.equal(page(ours.navigate), page(upstream.navigate), report);
+          // Headless as asked: the upstream's user agent says HeadlessChrome, ours a headed Chrome's.
+          assert.match(upstream.evaluate, /"true Programmatic"/, report);
+          assert.match(ours.evaluate, /"false Programmatic"/, report);
+          // Ours closes its browser with the connection; the upstream's stays up until the process ends.
+          assert.ok(ours.running > 0 && upstream.running > 0, report);
+          assert.deepEqual([ours.left, upstream.left > 0], [0, true], report);
+          assert.equal(upstream.misspelt, 'accepted', report);
+          assert.match(ours.misspelt, /^ConfigError: createConnection\(\{ capabilities \}\): unknown capability "vison"\. Valid values: .*vision.*\. Fix: /, report);
+        } finally {
+          await site.close();
+        }
       });
 
       test('the focused end-to-end suite passes through the bin entry', async () => {

@@ -69,7 +69,8 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
     const play = async (d: Driver) => {
       await d.go('/rerendered');
       const outcomes: string[] = [];
-      for (let i = 0; i < 6; i++) {
+      // Ten tries: each lands or not by where the page's 250 ms cycle is at the press, on both sides (6 tries: ours 0 once in a loaded CI run, the upstream's 1 to 4).
+      for (let i = 0; i < 10; i++) {
         const clicked = await d.click('Fleeting');
         outcomes.push(/### Error/.test(clicked) ? (/Timeout/.test(clicked) ? 'timeout' : 'ref gone') : 'pressed');
       }
@@ -78,8 +79,8 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
     };
     const { theirs, mine } = await sideBySide(play);
     t.diagnostic(`upstream CLI: ${theirs.outcomes.join(', ')} (${theirs.presses} presses); ours: ${mine.outcomes.join(', ')} (${mine.presses} presses)`);
-    // The upstream clicks in ~50 ms and mostly lands; ours moved the pointer for half a second and every press waited for the ref's old element until it timed out.
-    assert.ok(mine.presses >= 2, `ours pressed ${mine.presses} of 6: ${mine.outcomes.join(', ')}`);
+    // The upstream clicks in ~50 ms and mostly lands; ours moved the pointer for half a second and every press waited for the ref's old element until it timed out (0 of 6, every run).
+    assert.ok(mine.presses >= 2, `ours pressed ${mine.presses} of 10: ${mine.outcomes.join(', ')}`);
   });
 
   test('a title longer than --max-result-chars is shortened, so the snapshot, its refs and the click still come through', { timeout: 120_000 }, async (t) => {

@@ -49,6 +49,16 @@ nav:hover .flyout { display: block }
 </style></head><body><nav><div class="entry">Products</div><div class="flyout">${Array.from({ length: 12 }, (_, i) => `<a href="#i${i + 1}" onclick="seen.clicks.push(${i + 1})">Item ${i + 1}</a>`).join('')}</div></nav>
 <script>window.seen = { clicks: [], moves: 0 }; addEventListener('mousemove', () => seen.moves++, true);</script></body></html>`;
 
+// A field and a button that count the mouse moves before each press and the
+// keys typed: with the page showing its actions (browser_video_show_actions),
+// Playwright holds each input action for its callout, and a humanised click's
+// moves were each a callout of their own ("Mouse move"), seconds a click.
+const SHOWN = `<!doctype html><html><head><title>Shown</title></head><body>
+<input aria-label="Name" style="margin: 300px 0 0 500px"><button id="go">Go</button>
+<script>window.seen = { moves: 0, presses: [], keys: 0 }; addEventListener('mousemove', () => seen.moves++, true);
+addEventListener('keydown', () => seen.keys++, true);
+go.onclick = () => { seen.presses.push(seen.moves); seen.moves = 0; };</script></body></html>`;
+
 // A button in a frame (a login form, a payment field, a captcha's checkbox):
 // one frame of the page's origin's site, one of another site (its own
 // renderer process). Each counts the mouse moves it saw before a click.
@@ -145,6 +155,7 @@ describe('where humanised input points', () => {
   let tall: Site;
   let lowTall: Site;
   let snap: Site;
+  let shown: Site;
   const servers: Connected[] = [];
   before(async () => {
     [site, shapes, menu, inner] = await Promise.all([servePage(PAGE), servePage(SHAPES), servePage(MENU), servePage(IN_FRAME)]);
@@ -153,10 +164,11 @@ describe('where humanised input points', () => {
     tall = await servePage(TALL_FRAME);
     lowTall = await servePage(lowFramePage(tall.url.replace('127.0.0.1', 'localhost'), 300));
     snap = await servePage(SNAP);
+    shown = await servePage(SHOWN);
   });
   after(async () => {
     await closeAll(servers);
-    await Promise.all([site.close(), shapes.close(), menu.close(), inner.close(), outer.close(), low.close(), tall.close(), lowTall.close(), snap.close()]);
+    await Promise.all([site.close(), shapes.close(), menu.close(), inner.close(), outer.close(), low.close(), tall.close(), lowTall.close(), snap.close(), shown.close()]);
   });
 
   test('an element larger than the viewport is clicked and hovered where it shows, scrolled only as the upstream scrolls it (the upstream CLI alongside)', { timeout: 180_000 }, async () => {
@@ -345,5 +357,30 @@ describe('where humanised input points', () => {
     assert.deepEqual({ clicks: mine.clicks, errors: mine.errors }, { clicks: theirs.clicks, errors: theirs.errors }, report);
     // Ours got there along a way (a hand's path), not in the one jump the upstream makes.
     assert.ok(mine.moves.every((n) => n > 3), report);
+  });
+
+  test('a page that shows its actions (browser_video_show_actions) gets the upstream\'s input, one callout an action; humanised again once hidden (the upstream CLI alongside)', { timeout: 180_000 }, async () => {
+    const caps = ['--caps', 'devtools,vision'];
+    const [upstream, ours] = await Promise.all([connectUpstream(`${dirs.path}/upstream-shown`, caps), connect(testEnv(`${dirs.path}/ours-shown`), caps)]);
+    servers.push(upstream, ours);
+    const run = async (server: Connected) => {
+      await call(server, 'browser_navigate', { url: shown.url });
+      await call(server, 'browser_video_show_actions', { duration: 200 });
+      await call(server, 'browser_type', { target: await refOf(server, /textbox "Name"/), element: 'Name', text: 'abc' });
+      await call(server, 'browser_click', { target: await refOf(server, /button "Go"/), element: 'Go' });
+      await call(server, 'browser_video_hide_actions');
+      await call(server, 'browser_mouse_move_xy', { x: 50, y: 50 });
+      await call(server, 'browser_click', { target: await refOf(server, /button "Go"/), element: 'Go' });
+      const seen = await evaluated<{ presses: number[]; keys: number }>(server, '() => JSON.stringify(seen)');
+      return { ...seen, value: await evaluated<string>(server, '() => JSON.stringify(document.querySelector("input").value)') };
+    };
+    const theirs = await run(upstream);
+    const mine = await run(ours);
+    const report = JSON.stringify({ upstream: theirs, ours: mine });
+    assert.deepEqual([theirs.value, theirs.presses.length], ['abc', 2], report);
+    // Shown: the text is filled and the pointer jumps to the button, as the upstream's (one callout each); hidden: it travels there again.
+    assert.deepEqual([mine.value, mine.keys, mine.presses.length], [theirs.value, theirs.keys, 2], report);
+    assert.ok(mine.presses[0]! <= theirs.presses[0]!, report);
+    assert.ok(mine.presses[1]! > 3, report);
   });
 });

@@ -61,9 +61,14 @@ export async function askTargetInfo(session: CDPSession, ms: number): Promise<Ta
 }
 
 /**
- * Whether the renderer behind the session evaluates `0` within ms. One whose
+ * Settles once the renderer behind the session has evaluated `0`. One whose
  * main thread never yields answers no command; an error is an answer too.
  */
+export function rendererAnswer(session: CDPSession): Promise<true> {
+  return session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(() => true as const, () => true as const);
+}
+
+/** Whether the renderer behind the session evaluates `0` within ms (rendererAnswer). */
 export async function rendererAnswers(session: CDPSession, ms: number): Promise<boolean> {
-  return (await withDeadline(session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(() => true, () => true), ms)) === true;
+  return (await withDeadline(rendererAnswer(session), ms)) === true;
 }

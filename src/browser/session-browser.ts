@@ -20,6 +20,7 @@ import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
 import { consoleMayHaveChanged } from './quiet-runtime/console-flush.ts';
 import type { BrowserHooks } from './browser-hooks.ts';
 import { LaunchTimes, type LaunchClock } from './launch-clock.ts';
+import { publishForDashboard } from './dashboard-bind.ts';
 
 /** How long closing a browser's contexts may take before the browser itself is closed. */
 const CONTEXT_CLOSE_MS = 5_000;
@@ -248,6 +249,12 @@ export class SessionBrowser {
     if (!context || !page || !stops) return { ends: () => {} };
     const stopped = await stopScriptBeforeLeaving(context, page, stops).catch(() => undefined);
     return { ends: leaveTab(context, page), stopped };
+  }
+
+  /** Publishes the running browser for the Playwright Dashboard (browser_annotate); nothing when none runs. */
+  async publishForDashboard(title: string): Promise<void> {
+    const browser = this.running ? this.#browser : undefined;
+    if (browser) await publishForDashboard(browser, title);
   }
 
   /** The context of the browser running now, if one runs. */

@@ -1,7 +1,7 @@
-import type { BrowserContext, Frame, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
 import { openDialogOf } from './open-dialogs.ts';
-import { askTargetInfo, rendererAnswers, targetIdOf, type ScriptStops } from './script-stop.ts';
+import { askTargetInfo, rendererAnswer, targetIdOf, type ScriptStops } from './script-stop.ts';
 import { tabBeingLeft } from './leaving-tab.ts';
 import { isCurrentTab } from './upstream-tabs.ts';
 import { navigationWaitingFor } from './waiting-navigations.ts';
@@ -38,27 +38,43 @@ export interface StoppedScripts {
 /** A round that stopped nothing (a dialog open, the current tab silent too, no browser). */
 export const NOTHING_STOPPED: StoppedScripts = { frames: [], tabs: [], left: [] };
 
-type Probed = { url: string; targetId: string; target: Frame | Page } | undefined;
+/** A question put to a frame's or page's renderer, its session kept open until the round ends. */
+interface Probe {
+  url: string;
+  target: Frame | Page;
+  session: CDPSession;
+  /** Whether the renderer has answered the question yet. */
+  answered(): boolean;
+}
 
-/** A frame's or page's target when its renderer does not answer; undefined when it does, or is not out of process (a frame in its parent's renderer). */
-async function probe(context: BrowserContext, target: Frame | Page): Promise<Probed> {
-  // Playwright refuses a session for a frame that shares its parent's renderer: nothing to probe there.
+/**
+ * Asks the renderer behind `target` to evaluate `0` and gives it PROBE_MS;
+ * undefined when no session opens (a frame in its parent's renderer, which
+ * Playwright refuses one for, or a target gone).
+ */
+async function probe(context: BrowserContext, target: Frame | Page): Promise<Probe | undefined> {
   const session = await withDeadline(context.newCDPSession(target).catch(() => undefined), PROBE_MS);
   if (!session) return undefined;
-  try {
-    if (await rendererAnswers(session, PROBE_MS)) return undefined;
-    const targetId = (await askTargetInfo(session, PROBE_MS))?.targetId;
-    return targetId ? { url: target.url(), targetId, target } : undefined;
-  } finally {
-    void session.detach().catch(() => {});
-  }
+  let answered = false;
+  // The question stays open past PROBE_MS: a late answer clears the target before a stop.
+  const reply = rendererAnswer(session).then(() => void (answered = true));
+  await withDeadline(reply, PROBE_MS);
+  return { url: target.url(), target, session, answered: () => answered };
+}
+
+/** The probes whose renderer is still silent and whose target id is known. */
+async function stillSilent(probes: Probe[]): Promise<(Probe & { targetId: string })[]> {
+  const silent = probes.filter((found) => !found.answered());
+  const ids = await Promise.all(silent.map(async (found) => (await askTargetInfo(found.session, PROBE_MS))?.targetId));
+  // Asking took time: one that answered meanwhile is not stuck.
+  return silent.flatMap((found, i) => (ids[i] && !found.answered() ? [{ ...found, targetId: ids[i] }] : []));
 }
 
 /**
  * Stops the script of every out-of-process frame, and every tab but the
  * current one (unless a navigation is leaving it), whose renderer does not answer (on Playwright's own DevTools
- * session, which the renderer answers between two statements). Bounded: all
- * are probed at once, 3 × PROBE_MS at most.
+ * session, which the renderer answers between two statements). Bounded:
+ * 5 × PROBE_MS at most, however many are probed.
  */
 export async function stopStuckScripts(context: BrowserContext, stops: ScriptStops): Promise<StoppedScripts> {
   const pages = context.pages().filter((page) => !page.isClosed());
@@ -70,17 +86,31 @@ export async function stopStuckScripts(context: BrowserContext, stops: ScriptSto
   // Once the response to a navigation away has come, what holds it is the old document's script.
   const left = tabBeingLeft(context);
   const tabs = pages.filter((page) => (page === left || !isCurrentTab(page)) && !navigationWaitingFor(page));
-  const stuckOf = async (targets: (Frame | Page)[]) => (await Promise.all(targets.map((target) => probe(context, target)))).filter((found) => found !== undefined);
-  // The current tab, probed alongside as a reference: while it is silent too, the silent ones may
-  // share its renderer (popups of its own site do), and a stop sent to them would end its script.
-  // That tab is the hang check's; nothing is stopped this round.
-  const current = left ? undefined : pages.find((page) => isCurrentTab(page) && !navigationWaitingFor(page));
-  const [stuckFrames, stuckTabs, currentSilent] = await Promise.all([stuckOf(frames), stuckOf(tabs), current && probe(context, current)]);
-  if (currentSilent) return NOTHING_STOPPED;
-  const stuck = [...stuckFrames, ...stuckTabs];
-  if (stuck.length) stops.stop(new Set(stuck.map(({ targetId }) => targetId)));
-  const urls = (found: typeof stuck) => found.map(({ url }) => url);
-  return { frames: urls(stuckFrames), tabs: urls(stuckTabs.filter(({ target }) => target !== left)), left: urls(stuckTabs.filter(({ target }) => target === left)) };
+  const probeAll = async (targets: (Frame | Page)[]) => (await Promise.all(targets.map((target) => probe(context, target)))).filter((found) => found !== undefined);
+  const [frameProbes, tabProbes] = await Promise.all([probeAll(frames), probeAll(tabs)]);
+  const probes = [...frameProbes, ...tabProbes];
+  try {
+    if (!probes.some((found) => !found.answered())) return NOTHING_STOPPED;
+    // The current tab, asked as a reference once the others fell silent: silent ones may share its
+    // renderer (popups of its own site do), and a stop sent to them would end its script. Asked
+    // after them, it answers only once that renderer has answered their earlier questions; asked
+    // alongside, it could answer just before its own script started, and that script be stopped.
+    // A current tab that does not answer is the hang check's; nothing is stopped this round.
+    const current = left ? undefined : pages.find((page) => isCurrentTab(page) && !navigationWaitingFor(page));
+    if (current) {
+      const reference = await probe(context, current);
+      const answered = reference?.answered() === true;
+      void reference?.session.detach().catch(() => {});
+      if (!answered) return NOTHING_STOPPED;
+    }
+    const [stuckFrames, stuckTabs] = await Promise.all([stillSilent(frameProbes), stillSilent(tabProbes)]);
+    const stuck = [...stuckFrames, ...stuckTabs];
+    if (stuck.length) stops.stop(new Set(stuck.map(({ targetId }) => targetId)));
+    const urls = (found: typeof stuck) => found.map(({ url }) => url);
+    return { frames: urls(stuckFrames), tabs: urls(stuckTabs.filter(({ target }) => target !== left)), left: urls(stuckTabs.filter(({ target }) => target === left)) };
+  } finally {
+    for (const found of probes) void found.session.detach().catch(() => {});
+  }
 }
 
 // Once a navigation starts, the browser holds every DevTools command for the

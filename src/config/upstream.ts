@@ -5,6 +5,7 @@ import { boolean, integer, type Kind } from './kinds.ts';
 import { parseSetting, type Env } from './load.ts';
 import { settings, type Config } from './settings.ts';
 import { checkDevice } from './upstream-device.ts';
+import { mergeUpstreamConfig } from './upstream-object.ts';
 import { checkCaps } from './upstream-flags.ts';
 import { checkNumericConfig, checkNumericFlags } from './upstream-numbers.ts';
 
@@ -143,6 +144,8 @@ export interface UpstreamInputs {
   outputDirGiven?: boolean;
   /** --headless or PLAYWRIGHT_MCP_HEADLESS was given; otherwise over stdio the upstream decides, as its CLI does. */
   headlessGiven?: boolean;
+  /** The programmatic entry's config object (api/create-connection.ts), merged over the rest as the upstream merges it. */
+  object?: UpstreamConfig;
 }
 
 export async function resolveUpstreamConfig(config: Config, env: Env, inputs: UpstreamInputs = {}): Promise<UpstreamConfig> {
@@ -173,6 +176,7 @@ export async function resolveUpstreamConfig(config: Config, env: Env, inputs: Up
       `Invalid Playwright MCP setting${file}: ${(error as Error).message}. Fix: correct or unset it; accepted values are those of Playwright MCP (@playwright/mcp README).`,
     );
   }
+  if (inputs.object) resolved = mergeUpstreamConfig(resolved, inputs.object);
   checkNumericConfig(resolved, (fromFlags.config as string | undefined) ?? env.PLAYWRIGHT_MCP_CONFIG);
   const browser = (fromFlags.browser as string | undefined) ?? env.PLAYWRIGHT_MCP_BROWSER;
   if (browser && !CHROMIUM_FAMILY.test(browser))
@@ -181,7 +185,7 @@ export async function resolveUpstreamConfig(config: Config, env: Env, inputs: Up
   // The upstream fills in a viewport nobody set (1280x720 headless, none headed);
   // the launch plan decides it instead (the vendor's geometry on the stealth engine).
   const contextOptions = { ...resolved.browser?.contextOptions };
-  if (await viewportDefaulted(tools, cliOptions, filtered, contextOptions.viewport)) delete contextOptions.viewport;
+  if (inputs.object?.browser?.contextOptions?.viewport === undefined && (await viewportDefaulted(tools, cliOptions, filtered, contextOptions.viewport))) delete contextOptions.viewport;
   return {
     ...resolved,
     // The upstream's WebMCP discovery reads document.modelContext and

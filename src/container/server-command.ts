@@ -1,4 +1,5 @@
 import type { Env } from '../config/load.ts';
+import { isCompiledBinary } from '../runtime.ts';
 
 /**
  * How the launcher runs the server: this same program, with the launcher's
@@ -18,8 +19,6 @@ export function serverCommand(args: readonly string[], env: Env = process.env): 
     return { file: parsed[0] as string, args: [...(parsed.slice(1) as string[]), ...args] };
   }
   const script = process.argv[1];
-  // Bun-compiled executables report their embedded entry under /$bunfs/ (B:/~BUN/ on Windows).
-  const compiled = script === undefined || script.startsWith('/$bunfs/') || script.startsWith('B:/~BUN/');
-  if (compiled) return { file: process.execPath, args: [...args] };
+  if (script === undefined || isCompiledBinary(script)) return { file: process.execPath, args: [...args] };
   return { file: process.execPath, args: [...process.execArgv, script, ...args] };
 }

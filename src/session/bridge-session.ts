@@ -35,6 +35,7 @@ import { HangWatch } from './hang-watch.ts';
 import { withStuckScriptsStopped } from './stuck-script-watch.ts';
 import { CRASH_NOTE, CRASHED, textOf, TIMED_OUT, withNote } from './result-notes.ts';
 import { retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation } from './call-retries.ts';
+import { ANNOTATE_TOOL, beforeAnnotate } from './annotate-call.ts';
 
 type ToolCallParams = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
 
@@ -208,6 +209,8 @@ export class BridgeSession {
     if (local) return jsonResult(local.run(this.#facts()));
     const refused = refusal(params.name, { unsafeCodeAllowed: unsafeCodeAllowed(this.#config), outputBytes: this.#outputBytes, outputMaxBytes: this.#ownOutputDir ? this.#config.sessionOutputMaxBytes : undefined });
     if (refused) return refused;
+    const unavailable = params.name === ANNOTATE_TOOL && (await this.#listTools()).some((t) => t.name === ANNOTATE_TOOL) ? await beforeAnnotate(this.browser, this.server.getClientVersion()?.name) : undefined;
+    if (unavailable) return unavailable;
     const closedAfterCancel = await this.#hangs.pendingNote();
     const deadlineMs = callDeadlineMs(params.name, params.arguments, this.#options.upstreamConfig.timeouts?.navigation ?? 60_000);
     const forward = USER_SCRIPT_TOOLS.has(params.name) ? () => this.#asUserScript(params, () => this.#forward(params, extra, deadlineMs)) : () => this.#forward(params, extra, deadlineMs);
