@@ -103,6 +103,11 @@ function inputTells() {
     releasedAtOnce: seenInput.some((e, i) => (e.type === 'mousedown' && (after(i, 'mouseup') || { t: Infinity }).t - e.t < 10) || (e.type === 'keydown' && (after(i, 'keyup', (u) => u.code === e.code) || { t: Infinity }).t - e.t < 5)),
   };
 }
+// Chromium's popup blocker refuses a window a script opens with no input behind it (window.open
+// returns null); Playwright launches with --disable-popup-blocking, which lets it through. Asked
+// before the agent's first input, the window closed at once.
+let popupWithoutInput = false;
+setTimeout(() => { if (inputEvents) return; const w = window.open('about:blank', '_blank', 'width=100,height=100'); popupWithoutInput = !!w; w?.close(); }, 50);
 const activationWatch = setInterval(() => { if (navigator.userActivation.hasBeenActive) { activatedWithoutInput = inputEvents === 0; clearInterval(activationWatch); } }, 5);
 const moves = [];
 addEventListener('mousemove', () => moves.push(performance.now()), true);
@@ -194,6 +199,7 @@ setTimeout(async () => {
     historyUnthrottled: pushed === 300,
     clientHintsEmpty,
     activatedWithoutInput,
+    popupWithoutInput,
     playwrightListeners,
     ...inputTells(),
     ...(await headlessTells()),

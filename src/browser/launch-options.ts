@@ -43,8 +43,12 @@ const AUTOMATION_CONTROLLED_OFF = '--disable-blink-features=AutomationControlled
 // Playwright defaults that give automation away on the stealth engine. Without
 // IPC flooding protection a page's history.pushState loop is never throttled
 // (a page can count that) and swamps the browser process itself, so no tab
-// of the session can even be closed.
-const STEALTH_IGNORED_DEFAULTS = ['--enable-automation', '--enable-unsafe-swiftshader', '--disable-ipc-flooding-protection'];
+// of the session can even be closed. Without the popup blocker a script opens
+// windows with no input behind it (window.open returns null in a user's
+// Chrome: a page can count that) and a click's handler opens as many as it
+// asks for, a loop of them flooding the session; a user's Chrome gives a
+// click one.
+const STEALTH_IGNORED_DEFAULTS = ['--enable-automation', '--enable-unsafe-swiftshader', '--disable-ipc-flooding-protection', '--disable-popup-blocking'];
 
 export function launchPlan(config: Config, upstream: UpstreamConfig, binary: BrowserBinary, seed?: number): LaunchPlan {
   const fromUpstream = upstream.browser?.launchOptions ?? {};
@@ -69,7 +73,10 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
   if (!userArgs.some((a) => a.startsWith('--disable-blink-features'))) userArgs.push(AUTOMATION_CONTROLLED_OFF);
   const quietRuntime = stealthEngine && config.quietRuntime;
   const ignoreDefaultArgs =
-    fromUpstream.ignoreDefaultArgs === true ? true : [...new Set([...(fromUpstream.ignoreDefaultArgs || []), ...(stealthEngine ? STEALTH_IGNORED_DEFAULTS : [])])];
+    fromUpstream.ignoreDefaultArgs === true
+      ? true
+      : // Playwright drops an ignored default from the user's own args too: one the user gives is theirs to keep.
+        [...new Set([...(fromUpstream.ignoreDefaultArgs || []), ...(stealthEngine ? STEALTH_IGNORED_DEFAULTS.filter((arg) => !userArgs.includes(arg)) : [])])];
   return {
     launch: {
       ...fromUpstream,

@@ -27,17 +27,27 @@ export class Reports {
   }
 }
 
+/** A headless Chromium started by hand with its own defaults (and `args`); kill() ends it and its children. */
+export function startedByHand(args: string[], profileDir: string): { kill(): void } {
+  const child = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--no-first-run', `--user-data-dir=${profileDir}`, ...args], { stdio: 'ignore', detached: true, env: { ...process.env, TMPDIR: profileDir } });
+  return {
+    kill() {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
 /** Opens the URL in a headless Chromium nobody drives and returns what its page reported; the browser is killed then. */
 export async function unautomated(url: string, profileDir: string, reports: Reports): Promise<string> {
   const seen = reports.next();
-  const child = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--no-first-run', '--disable-background-networking', `--user-data-dir=${profileDir}`, url], { stdio: 'ignore', detached: true, env: { ...process.env, TMPDIR: profileDir } });
+  const browser = startedByHand(['--disable-background-networking', url], profileDir);
   try {
     return await seen;
   } finally {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+    browser.kill();
   }
 }

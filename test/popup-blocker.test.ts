@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { useTempDir } from './helpers/fixtures.ts';
+import { waitFor } from './helpers/processes.ts';
+import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { Reports, startedByHand, unautomated } from './helpers/unautomated.ts';
+import { connectUpstream } from './helpers/upstream-cli.ts';
+
+// A user's Chrome blocks a window a script opens with no input behind it
+// (window.open returns null), and gives a click one window however many its
+// handler asks for. Playwright launches with --disable-popup-blocking: a page
+// can count the windows it gets, and a click's loop of window.open floods the
+// session with tabs. Chromium with its own defaults is the yardstick; the
+// upstream CLI, with Playwright's, is reported.
+const TIMER_PAGE = `<!doctype html><title>timer</title><script>
+  setTimeout(() => { const w = window.open('about:blank'); fetch('/report', { method: 'POST', body: w ? 'window' : 'null' }); w?.close(); }, 100);
+</script>`;
+const CLICK_PAGE = `<!doctype html><title>click</title><button onclick="let n = 0; for (let i = 0; i < 5; i++) if (window.open('/opened?' + i)) n++; fetch('/report', { method: 'POST', body: String(n) })">Open five</button>`;
+
+let site: http.Server;
+let origin: string;
+const reports = new Reports();
+const servers: Connected[] = [];
+const dirs = useTempDir('spm-popups-');
+
+before(async () => {
+  site = http.createServer((req, res) => {
+    if (reports.take(req, res)) return;
+    const body = req.url === '/timer' ? TIMER_PAGE : req.url === '/click' ? CLICK_PAGE : '<!doctype html><title>opened</title>';
+    res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+});
+after(async () => {
+  await closeAll(servers);
+  site?.close();
+});
+
+/** The click page in a Chromium started by hand with its own defaults, clicked once over DevTools (trusted input, as a mouse gives). */
+async function clickedByHand(profileDir: string): Promise<string> {
+  const browser = startedByHand(['--remote-debugging-port=0', 'about:blank'], profileDir);
+  try {
+    const portFile = `${profileDir}/DevToolsActivePort`;
+    assert.ok(await waitFor(() => fs.existsSync(portFile) && fs.readFileSync(portFile, 'utf8').includes('\n'), 20_000), 'the hand-started Chromium opened its DevTools port');
+    const driven = await chromium.connectOverCDP(`http://127.0.0.1:${fs.readFileSync(portFile, 'utf8').split('\n')[0]}`);
+    const page = driven.contexts()[0]!.pages()[0]!;
+    await page.goto(`${origin}/click`);
+    const seen = reports.next(20_000);
+    await page.click('button');
+    return await seen;
+  } finally {
+    browser.kill();
+  }
+}
+
+async function viaMcp(server: Connected, path: string, click?: string): Promise<string> {
+  servers.push(server);
+  const call = async (name: string, args: Record<string, unknown>) => textOf(await server.client.callTool({ name, arguments: args }));
+  const seen = reports.next(20_000);
+  await call('browser_navigate', { url: `${origin}${path}` });
+  if (click) {
+    const ref = (await call('browser_snapshot', {})).match(new RegExp(`button "${click}" \\[ref=([a-z0-9]+)\\]`))![1]!;
+    await call('browser_click', { target: ref, element: click });
+  }
+  return seen;
+}
+
+test('a window a script opens with no input is blocked as in an unautomated Chromium (the upstream CLI reported alongside)', { timeout: 120_000 }, async (t) => {
+  const control = await unautomated(`${origin}/timer`, `${dirs.path}/timer-control`, reports);
+  const upstream = await viaMcp(await connectUpstream(`${dirs.path}/timer-upstream`), '/timer');
+  const ours = await viaMcp(await connect(testEnv(`${dirs.path}/timer-ours`)), '/timer');
+  t.diagnostic(`window.open from a timer returned: unautomated ${control}, upstream CLI ${upstream}, ours ${ours}`);
+  assert.equal(control, 'null', 'the unautomated Chromium blocked it');
+  assert.equal(ours, control);
+});
+
+test('a click whose handler opens five windows gets one, as in a Chromium with its own defaults (the upstream CLI reported alongside)', { timeout: 120_000 }, async (t) => {
+  const control = await clickedByHand(`${dirs.path}/click-control`);
+  const upstream = await viaMcp(await connectUpstream(`${dirs.path}/click-upstream`), '/click', 'Open five');
+  const ours = await viaMcp(await connect(testEnv(`${dirs.path}/click-ours`)), '/click', 'Open five');
+  t.diagnostic(`windows opened by one click of five window.open calls: Chromium's defaults ${control}, upstream CLI ${upstream}, ours ${ours}`);
+  assert.equal(control, '1', "Chromium's popup blocker gave the click one window");
+  assert.equal(ours, control);
+});
