@@ -58,32 +58,46 @@ async function clickedByHand(profileDir: string): Promise<string> {
   }
 }
 
-async function viaMcp(server: Connected, path: string, click?: string): Promise<string> {
+/** The page's report, and what the calls answered (a tab list after the report, for a note that came late). */
+async function viaMcp(server: Connected, path: string, click?: string): Promise<{ report: string; said: string }> {
   servers.push(server);
-  const call = async (name: string, args: Record<string, unknown>) => textOf(await server.client.callTool({ name, arguments: args }));
+  const said: string[] = [];
+  const call = async (name: string, args: Record<string, unknown>) => said[said.push(textOf(await server.client.callTool({ name, arguments: args }))) - 1]!;
   const seen = reports.next(20_000);
   await call('browser_navigate', { url: `${origin}${path}` });
   if (click) {
     const ref = (await call('browser_snapshot', {})).match(new RegExp(`button "${click}" \\[ref=([a-z0-9]+)\\]`))![1]!;
     await call('browser_click', { target: ref, element: click });
   }
-  return seen;
+  const report = await seen;
+  await call('browser_tabs', { action: 'list' });
+  return { report, said: said.join('\n') };
 }
 
-test('a window a script opens with no input is blocked as in an unautomated Chromium (the upstream CLI reported alongside)', { timeout: 120_000 }, async (t) => {
+const BLOCKED_NOTE = /Note: \S+ tried to open (a window|\d+ windows) \(([^)]*)\); Chromium's popup blocker refused (it|them), as a user's Chrome does: a page gets one window per click or key press, none without one\. To open one, use browser_tabs with action "new" and its url/g;
+
+test('a window a script opens with no input is blocked as in an unautomated Chromium, and the agent is told (the upstream CLI reported alongside)', { timeout: 120_000 }, async (t) => {
   const control = await unautomated(`${origin}/timer`, `${dirs.path}/timer-control`, reports);
   const upstream = await viaMcp(await connectUpstream(`${dirs.path}/timer-upstream`), '/timer');
   const ours = await viaMcp(await connect(testEnv(`${dirs.path}/timer-ours`)), '/timer');
-  t.diagnostic(`window.open from a timer returned: unautomated ${control}, upstream CLI ${upstream}, ours ${ours}`);
+  t.diagnostic(`window.open from a timer returned: unautomated ${control}, upstream CLI ${upstream.report}, ours ${ours.report}`);
   assert.equal(control, 'null', 'the unautomated Chromium blocked it');
-  assert.equal(ours, control);
+  assert.equal(ours.report, control);
+  // The upstream opened it; ours says once what was refused and how to open it.
+  assert.deepEqual([...ours.said.matchAll(BLOCKED_NOTE)].map((m) => [m[1], m[2]]), [['a window', 'about:blank']], ours.said);
+  assert.doesNotMatch(upstream.said, BLOCKED_NOTE);
 });
 
-test('a click whose handler opens five windows gets one, as in a Chromium with its own defaults (the upstream CLI reported alongside)', { timeout: 120_000 }, async (t) => {
+test('a click whose handler opens five windows gets one, as in a Chromium with its own defaults, and the agent is told of the four refused (the upstream CLI reported alongside)', { timeout: 120_000 }, async (t) => {
   const control = await clickedByHand(`${dirs.path}/click-control`);
   const upstream = await viaMcp(await connectUpstream(`${dirs.path}/click-upstream`), '/click', 'Open five');
   const ours = await viaMcp(await connect(testEnv(`${dirs.path}/click-ours`)), '/click', 'Open five');
-  t.diagnostic(`windows opened by one click of five window.open calls: Chromium's defaults ${control}, upstream CLI ${upstream}, ours ${ours}`);
+  t.diagnostic(`windows opened by one click of five window.open calls: Chromium's defaults ${control}, upstream CLI ${upstream.report}, ours ${ours.report}`);
   assert.equal(control, '1', "Chromium's popup blocker gave the click one window");
-  assert.equal(ours, control);
+  assert.equal(ours.report, control);
+  const notes = [...ours.said.matchAll(BLOCKED_NOTE)];
+  t.diagnostic(`ours said: ${notes[0]?.[0] ?? 'nothing'}`);
+  assert.deepEqual(notes.map((m) => m[1]), ['4 windows'], ours.said);
+  assert.equal(notes[0]![2], `${origin}/opened?1, ${origin}/opened?2, ${origin}/opened?3, …`, 'the first three named');
+  assert.doesNotMatch(upstream.said, BLOCKED_NOTE);
 });

@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { Logger } from '../log.ts';
+import { BlockedPopups, watchBlockedPopups } from './blocked-popups.ts';
 import { leaveOutChurningFrames } from './churning-frames.ts';
 import { guardDownloads } from './download-guard.ts';
 import { heldPointerNote, watchHeldPointer } from './humanize/held-pointer.ts';
@@ -19,11 +20,13 @@ export interface GuardLimits {
   maxDownloadBytes: number;
   maxPages: number;
   headed: boolean;
+  /** Chromium's popup blocker runs: say when it refused a window. */
+  popupBlocker: boolean;
 }
 
 /**
  * What keeps a session's pages from holding it (a download that never ends, a
- * popup flood, a print dialog, a pointer lock, a passkey dialog, a hung
+ * popup flood, a window the popup blocker refused, a print dialog, a pointer lock, a passkey dialog, a hung
  * renderer, a frame in a refresh loop), and the notes each leaves for the
  * next tool result. One per session; each launch's context is guarded anew.
  */
@@ -33,6 +36,7 @@ export class ContextGuards {
   #notes: string[] = [];
   #printPreviews: PrintPreviewWatch | undefined;
   #tabsClosed = 0;
+  #popupsBlocked = new BlockedPopups();
   #openersStopped = false;
   #openersEnded: string[] = [];
   #printsCancelled = 0;
@@ -65,6 +69,7 @@ export class ContextGuards {
       this.#notes.push(`Note: the download of ${stopped.url} was stopped at ${stopped.bytes} bytes: it grew past --max-download-bytes (${limits.maxDownloadBytes}).`),
     );
     guardPages(context, limits.maxPages, () => this.#tabsClosed++, stops && { stops, onStopped: () => (this.#openersStopped = true), onOpenerEnded: (url) => this.#openersEnded.push(url) });
+    if (limits.popupBlocker) watchBlockedPopups(context, (popup) => this.#popupsBlocked.add(popup));
     this.#printPreviews = limits.headed ? cancelPrintPreviews(browser, () => this.#printsCancelled++, this.#log) : undefined;
     watchForHangCheck(context);
     leaveOutChurningFrames(context, (url) => this.#framesLeftOut.add(url));
@@ -87,6 +92,8 @@ export class ContextGuards {
     this.#tabsClosed = 0;
     this.#openersStopped = false;
     for (const url of this.#openersEnded.splice(0)) this.#notes.push(`Note: ${url} went on opening tabs after its script was stopped (a loop of window.open calls, which V8 does not stop), so its renderer was ended: that tab reads as crashed, and the tabs it had opened in the same renderer were closed. Navigate to load a page again.`);
+    const blocked = this.#popupsBlocked.takeNote();
+    if (blocked) this.#notes.push(blocked);
     if (this.#printsCancelled) this.#notes.push(printNote(this.#printsCancelled));
     this.#printsCancelled = 0;
     if (this.#pointerLocksReleased) this.#notes.push(pointerLockNote(this.#pointerLocksReleased));

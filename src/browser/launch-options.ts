@@ -28,6 +28,8 @@ export interface LaunchPlan {
   humanize: boolean;
   maxDownloadBytes: number;
   maxPages: number;
+  /** Chromium's popup blocker runs (a window opened with no input behind it is refused): the stealth engine's default. */
+  popupBlocker: boolean;
   /** Attach mode: connect to this browser instead of launching one. */
   attach: AttachTarget | undefined;
   /** The vendor-table switches this plan added (stealth-switches.ts), for stealth_bridge_info. */
@@ -48,7 +50,8 @@ const AUTOMATION_CONTROLLED_OFF = '--disable-blink-features=AutomationControlled
 // Chrome: a page can count that) and a click's handler opens as many as it
 // asks for, a loop of them flooding the session; a user's Chrome gives a
 // click one.
-const STEALTH_IGNORED_DEFAULTS = ['--enable-automation', '--enable-unsafe-swiftshader', '--disable-ipc-flooding-protection', '--disable-popup-blocking'];
+const POPUPS_UNBLOCKED = '--disable-popup-blocking';
+const STEALTH_IGNORED_DEFAULTS = ['--enable-automation', '--enable-unsafe-swiftshader', '--disable-ipc-flooding-protection', POPUPS_UNBLOCKED];
 
 export function launchPlan(config: Config, upstream: UpstreamConfig, binary: BrowserBinary, seed?: number): LaunchPlan {
   const fromUpstream = upstream.browser?.launchOptions ?? {};
@@ -77,12 +80,14 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
       ? true
       : // Playwright drops an ignored default from the user's own args too: one the user gives is theirs to keep.
         [...new Set([...(fromUpstream.ignoreDefaultArgs || []), ...(stealthEngine ? STEALTH_IGNORED_DEFAULTS.filter((arg) => !userArgs.includes(arg)) : [])])];
+  const args = withOurFeatures(mergeArgs(stealth?.args ?? [], switches.map((s) => s.switch), userArgs));
+  const popupBlocker = (ignoreDefaultArgs === true || ignoreDefaultArgs.includes(POPUPS_UNBLOCKED)) && !args.includes(POPUPS_UNBLOCKED);
   return {
     launch: {
       ...fromUpstream,
       headless: config.headless,
       chromiumSandbox: !config.noSandbox,
-      args: withOurFeatures(mergeArgs(stealth?.args ?? [], switches.map((s) => s.switch), userArgs)),
+      args,
       ignoreDefaultArgs,
       // The bridge closes its browsers itself on signals; Playwright's own
       // handlers would race it and exit the process early.
@@ -102,6 +107,7 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
     humanize: config.humanize,
     maxDownloadBytes: config.maxDownloadBytes,
     maxPages: config.maxPages,
+    popupBlocker,
     attach: attachTarget(upstream, config.transport),
   };
 }

@@ -58,7 +58,7 @@ export class SessionBrowser {
     this.#plan = plan;
     this.#log = log;
     this.#hooks = hooks;
-    this.#guards = new ContextGuards({ humanize: plan.humanize, maxDownloadBytes: plan.maxDownloadBytes, maxPages: plan.maxPages, headed: plan.launch.headless === false }, log);
+    this.#guards = new ContextGuards({ humanize: plan.humanize, maxDownloadBytes: plan.maxDownloadBytes, maxPages: plan.maxPages, headed: plan.launch.headless === false, popupBlocker: plan.popupBlocker }, log);
   }
 
   /** Handed to the upstream as its context getter; concurrent calls share one launch. */
