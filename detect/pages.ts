@@ -83,6 +83,17 @@ let evaluateCallerNamed = false;
 const byId = Document.prototype.getElementById;
 const callerStack = () => { const hook = Error.prepareStackTrace; Error.prepareStackTrace = undefined; const stack = new Error('probe').stack; Error.prepareStackTrace = hook; return stack; };
 Document.prototype.getElementById = function (id) { if (/UtilityScript|eval at|__playwright|pptr:/.test(callerStack())) evaluateCallerNamed = true; return byId.call(this, id); };
+// Builtins a driver's own code in this world calls (building its helpers, serializing a result, setting up
+// its injected script) read their callers the same way: Playwright's class and function names.
+let builtinCallerNamed = false;
+let readingCallers = false;
+for (const [owner, name] of [[Function.prototype, 'bind'], [Object, 'keys'], [Array.prototype, 'push'], [Map.prototype, 'set'], [Set.prototype, 'add']]) {
+  const original = owner[name];
+  owner[name] = function (...args) {
+    if (!readingCallers) { readingCallers = true; if (/UtilityScript|InjectedScript|innerSerialize|serializeAsCallArgument/.test(callerStack())) builtinCallerNamed = true; readingCallers = false; }
+    return Reflect.apply(original, this, args);
+  };
+}
 // Activation comes from input (keydown, mousedown, pointerup...): the moment the page is first activated, was there any?
 let inputEvents = 0;
 let activatedWithoutInput = false;
@@ -184,6 +195,7 @@ setTimeout(async () => {
     workerCDP,
     loggedErrorDescribed,
     evaluateCallerNamed,
+    builtinCallerNamed,
     modelContextRead: modelContextReads > 0,
     automationGlobals: automationGlobals.join(',') || false,
     headlessUserAgent: /Headless/.test(ua + worker + shared),

@@ -113,3 +113,63 @@ test("browser_run_code_unsafe: the user's page.evaluate calls show the page no P
   }
   assert.deepEqual(mine.results, theirs.results, "the tool's answer reads as the upstream's");
 });
+
+// Playwright's own code in the page: the first evaluate builds its UtilityScript
+// there (Function.prototype.bind as it starts) and each result is serialized
+// through its helpers (Object.keys, Array.prototype.push, Map.prototype.get…).
+// A page that wraps those builtins reads their callers too: under the upstream
+// "new UtilityScript", "UtilityScript.jsonValue", "innerSerialize"; under ours
+// the same code with its functions' names made short, and the same results.
+const BUILTINS_PAGE = `<!doctype html><title>builtins</title><pre id="seen"></pre><script>
+const seen = new Set();
+let busy = false;
+const wrap = (owner, name) => {
+  const original = owner[name];
+  owner[name] = function (...args) {
+    if (!busy) {
+      busy = true;
+      const foreign = new Error('probe').stack.split('\\n').slice(2).filter((line) => !line.includes(location.origin)).map((line) => line.trim());
+      if (foreign.length) seen.add(name + ' <- ' + foreign.join(' / '));
+      busy = false;
+    }
+    return Reflect.apply(original, this, args);
+  };
+};
+wrap(Function.prototype, 'bind'); wrap(Function.prototype, 'call'); wrap(Object, 'keys'); wrap(Object, 'entries'); wrap(Object, 'getPrototypeOf');
+wrap(Array.prototype, 'push'); wrap(Array.prototype, 'slice'); wrap(Map.prototype, 'get'); wrap(Map.prototype, 'set');
+setInterval(() => (document.querySelector('#seen').textContent = 'callers: ' + [...seen].join(' || ')), 20);
+</script>`;
+
+const VALUES = [
+  "() => ({ when: new Date(0), re: /a+/gi, url: new URL('http://x.test/p?q=1'), error: new Error('e'), list: [1, -0, NaN, Infinity, -Infinity, null, undefined], nested: { a: { b: [new Map([[1, 'one']]), new Set(['s'])] } } })",
+  "() => { const a = { name: 'cyclic' }; a.self = a; return [a, a]; }",
+  '() => new Uint8Array([1, 2, 3])',
+  'async () => new Date(86400000)',
+  "() => document.querySelector('#seen').tagName",
+];
+
+const builtins = usePageSuite('spm-evaluate-builtins-', BUILTINS_PAGE);
+
+async function driveBuiltins(server: Connected) {
+  builtins.servers.push(server);
+  const call: Call = async (name, args = {}) => textOf(await server.client.callTool({ name, arguments: args }));
+  await call('browser_navigate', { url: builtins.site.url });
+  const results: string[] = [];
+  for (const value of VALUES) results.push((await call('browser_evaluate', { function: value })).split('### Ran')[0]!);
+  await call('browser_wait_for', { time: 0.2 });
+  const callers = (await call('browser_snapshot')).match(/callers: ([^\n]*)/)?.[1]?.replace(/"$/, '') ?? '';
+  return { results, callers: callers ? callers.split(' || ') : [] };
+}
+
+test("Playwright's code that serves an evaluate in the page shows no Playwright names to the page's wrapped builtins (the upstream CLI alongside)", { timeout: 120_000 }, async (t) => {
+  const theirs = await driveBuiltins(await connectUpstream(path.join(builtins.output.path, 'upstream')));
+  const mine = await driveBuiltins(await connect(testEnv(path.join(builtins.output.path, 'ours'))));
+  t.diagnostic(`upstream CLI: ${theirs.callers.slice(0, 3).join(' || ')}`);
+  t.diagnostic(`ours: ${mine.callers.slice(0, 3).join(' || ')}`);
+  t.diagnostic(`ours, the results: ${mine.results.map((r) => r.replace(/\s+/g, ' ').trim()).join(' | ')}`);
+  const names = /UtilityScript|innerSerialize|serializeAsCallArgument|parseEvaluationResultValue|isDate|isRegExp|safeJson|__require|_promiseAwareJsonValueNoThrow/;
+  assert.ok(theirs.callers.some((c) => names.test(c)), 'the upstream shows Playwright names to the wrapped builtins (the probe works)');
+  assert.ok(mine.callers.some((c) => /^bind <- at new /.test(c)) && mine.callers.some((c) => /^keys <- /.test(c)), `ours runs the same code in the page: ${mine.callers.join(' || ')}`);
+  for (const callers of mine.callers) assert.doesNotMatch(callers, names);
+  assert.deepEqual(mine.results, theirs.results, 'the results read as the upstream\'s');
+});

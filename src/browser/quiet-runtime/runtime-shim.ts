@@ -10,6 +10,7 @@ import { UserAgentHints } from './user-agent-hints.ts';
 import { UserScripts } from '../user-scripts.ts';
 import { asksForGesture, withoutGesture } from './user-gesture.ts';
 import { cleanUserEvaluate, mayBeUserEvaluate } from './user-evaluate.ts';
+import { renamedUtilityEvaluate, UTILITY_SOURCE_HEAD } from './anonymous-utility.ts';
 import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
 
 // With CDP's Runtime domain enabled, V8 describes every console.log argument
@@ -139,7 +140,7 @@ export class QuietRuntime {
       const sessionId = SESSION_AT_END.exec(end)?.[1];
       const state = sessionId ? this.#sessions.get(sessionId) : undefined;
       if (sessionId && state?.quiet && !state.sync && performance.now() - state.syncedAt > FLUSH_AFTER_MS) this.#requestSync(sessionId, state);
-      if (method !== 'Runtime.callFunctionOn') return true;
+      if (method !== 'Runtime.callFunctionOn') return (start.includes(UTILITY_SOURCE_HEAD) && renamedUtilityEvaluate(full())) || true;
       if (!this.userScripts.running) return asksForGesture(end) ? withoutGesture(full()) : true;
       const text = full();
       const sources = this.userScripts.sources;
