@@ -19,6 +19,10 @@ import { connectUpstream } from './helpers/upstream-cli.ts';
 const TIMER_PAGE = `<!doctype html><title>timer</title><script>
   setTimeout(() => { const w = window.open('about:blank'); fetch('/report', { method: 'POST', body: w ? 'window' : 'null' }); w?.close(); }, 100);
 </script>`;
+// The same from a frame of another site, which Chromium runs in a process of its own.
+const FRAME_PAGE = `<!doctype html><title>frame</title><script>
+  setTimeout(() => { const w = window.open('/from-frame'); fetch('/report', { method: 'POST', body: w ? 'window' : 'null' }); w?.close(); }, 300);
+</script>`;
 const CLICK_PAGE = `<!doctype html><title>click</title><button onclick="let n = 0; for (let i = 0; i < 5; i++) if (window.open('/opened?' + i)) n++; fetch('/report', { method: 'POST', body: String(n) })">Open five</button>`;
 
 let site: http.Server;
@@ -30,7 +34,8 @@ const dirs = useTempDir('spm-popups-');
 before(async () => {
   site = http.createServer((req, res) => {
     if (reports.take(req, res)) return;
-    const body = req.url === '/timer' ? TIMER_PAGE : req.url === '/click' ? CLICK_PAGE : '<!doctype html><title>opened</title>';
+    const framed = `<!doctype html><title>framed</title><iframe src="${origin.replace('127.0.0.1', 'localhost')}/frame"></iframe>`;
+    const body = { '/timer': TIMER_PAGE, '/click': CLICK_PAGE, '/frame': FRAME_PAGE, '/framed': framed }[req.url ?? ''] ?? '<!doctype html><title>opened</title>';
     res.writeHead(200, { 'content-type': 'text/html' }).end(body);
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
@@ -99,5 +104,18 @@ test('a click whose handler opens five windows gets one, as in a Chromium with i
   t.diagnostic(`ours said: ${notes[0]?.[0] ?? 'nothing'}`);
   assert.deepEqual(notes.map((m) => m[1]), ['4 windows'], ours.said);
   assert.equal(notes[0]![2], `${origin}/opened?1, ${origin}/opened?2, ${origin}/opened?3, …`, 'the first three named');
+  assert.doesNotMatch(upstream.said, BLOCKED_NOTE);
+});
+
+test('a window a frame of another site opens with no input is blocked too, and the agent is told (the upstream CLI reported alongside)', { timeout: 120_000 }, async (t) => {
+  const control = await unautomated(`${origin}/framed`, `${dirs.path}/frame-control`, reports);
+  const upstream = await viaMcp(await connectUpstream(`${dirs.path}/frame-upstream`), '/framed');
+  const ours = await viaMcp(await connect(testEnv(`${dirs.path}/frame-ours`)), '/framed');
+  t.diagnostic(`window.open from a cross-site frame's timer returned: unautomated ${control}, upstream CLI ${upstream.report}, ours ${ours.report}`);
+  assert.equal(control, 'null', 'the unautomated Chromium blocked it');
+  assert.equal(ours.report, control);
+  const notes = [...ours.said.matchAll(BLOCKED_NOTE)];
+  t.diagnostic(`ours said: ${notes[0]?.[0] ?? 'nothing'}`);
+  assert.deepEqual(notes.map((m) => [m[1], m[2]]), [['a window', `${origin.replace('127.0.0.1', 'localhost')}/from-frame`]], ours.said);
   assert.doesNotMatch(upstream.said, BLOCKED_NOTE);
 });

@@ -17,14 +17,26 @@ export interface BlockedPopup {
   url: string;
 }
 
-/** Calls `onBlocked` for each window a page of the context asks for with no input behind it. */
+type WindowOpen = { url: string; userGesture: boolean };
+type FrameSession = { _client?: { on(event: 'Page.windowOpen', listener: (params: WindowOpen) => void): void } };
+
+/** Calls `onBlocked` for each window a page of the context, or a frame of it in a process of its own, asks for with no input behind it. */
 export function watchBlockedPopups(context: BrowserContext, onBlocked: (popup: BlockedPopup) => void): void {
   const watch = (page: Page) => {
-    // Chromium's page (CRPage): the DevTools session of its main frame's process.
-    const client = serverObject(page)?.delegate?._mainFrameSession?._client as { on(event: string, listener: (params: { url: string; userGesture: boolean }) => void): void } | undefined;
-    client?.on('Page.windowOpen', ({ url, userGesture }) => {
-      if (!userGesture) onBlocked({ from: page.url(), url });
-    });
+    // Chromium's page (CRPage) keeps a DevTools session per process its frames run in: its main frame's,
+    // and one for each out-of-process frame, added as the frame attaches.
+    const sessions = serverObject(page)?.delegate?._sessions as Map<string, FrameSession> | undefined;
+    if (!sessions) return;
+    const listen = (session: FrameSession) =>
+      session._client?.on('Page.windowOpen', ({ url, userGesture }) => {
+        if (!userGesture) onBlocked({ from: page.url(), url });
+      });
+    sessions.forEach(listen);
+    const set = sessions.set;
+    sessions.set = function (targetId, session) {
+      listen(session);
+      return set.call(this, targetId, session);
+    };
   };
   context.pages().forEach(watch);
   context.on('page', watch);
