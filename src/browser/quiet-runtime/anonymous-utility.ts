@@ -1,3 +1,5 @@
+import vm from 'node:vm';
+
 // Playwright builds its UtilityScript in a page's main world for the first
 // evaluate there (browser_evaluate, a script's page.evaluate) and serializes
 // each result through it. Its class and helpers are named, and a page that
@@ -23,8 +25,21 @@ const DECLARED = [
   /\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?\([^()]*\)\s*=>/g,
 ];
 
-/** Every use of `name` as a binding: not a property (`.name`), not a key (`name:`), not part of a longer word. */
-const uses = (name: string) => new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])(?!\\s*:)`, 'g');
+/** Every whole-word `name` that is not a property read (`.name`). */
+const words = (name: string) => new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
+
+/**
+ * `source` with the binding `name` called `fresh`: an object key (`{ name: …`) is
+ * kept, a shorthand property (`{ name }`, in a literal or a pattern) keeps its key.
+ */
+function rename(source: string, name: string, fresh: string): string {
+  return source.replace(words(name), (found, at: number) => {
+    if (!/[{,]\s*$/.test(source.slice(Math.max(0, at - 40), at))) return fresh;
+    const after = source.slice(at + found.length, at + found.length + 40);
+    if (/^\s*:(?!:)/.test(after)) return found;
+    return /^\s*[,}]/.test(after) ? `${found}: ${fresh}` : fresh;
+  });
+}
 
 function declaredNames(source: string): string[] {
   const names = new Set<string>();
@@ -37,7 +52,16 @@ function* freshNames(source: string): Generator<string> {
   for (let i = 0; ; i++) {
     let letters = '';
     for (let n = i; n >= 0; n = Math.floor(n / 26) - 1) letters = String.fromCharCode(97 + (n % 26)) + letters;
-    if (!uses(`$${letters}`).test(source)) yield `$${letters}`;
+    if (!source.includes(`$${letters}`)) yield `$${letters}`;
+  }
+}
+
+function parses(source: string): boolean {
+  try {
+    new vm.Script(source);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -49,7 +73,9 @@ export function anonymousUtilityScript(source: string): string {
   if (last?.source === source) return last.renamed;
   const fresh = freshNames(source);
   let renamed = source;
-  for (const name of declaredNames(source)) renamed = renamed.replace(uses(name), fresh.next().value!);
+  for (const name of declaredNames(source)) renamed = rename(renamed, name, fresh.next().value!);
+  // A source this does not read right (a later Playwright's) goes as it came.
+  if (!parses(renamed)) renamed = source;
   last = { source, renamed };
   return renamed;
 }
