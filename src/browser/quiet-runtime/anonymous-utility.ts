@@ -1,4 +1,4 @@
-import vm from 'node:vm';
+import { parses } from './parses.ts';
 
 // Playwright builds its UtilityScript in a page's main world for the first
 // evaluate there (browser_evaluate, a script's page.evaluate) and serializes
@@ -53,15 +53,6 @@ function* freshNames(source: string): Generator<string> {
     let letters = '';
     for (let n = i; n >= 0; n = Math.floor(n / 26) - 1) letters = String.fromCharCode(97 + (n % 26)) + letters;
     if (!source.includes(`$${letters}`)) yield `$${letters}`;
-  }
-}
-
-function parses(source: string): boolean {
-  try {
-    new vm.Script(source);
-    return true;
-  } catch {
-    return false;
   }
 }
 

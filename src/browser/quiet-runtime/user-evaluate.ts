@@ -1,4 +1,4 @@
-import vm from 'node:vm';
+import { parses } from './parses.ts';
 import type { Message } from './watched-messages.ts';
 
 // The upstream's browser_evaluate sends a wrapper of its own that evals the
@@ -23,16 +23,6 @@ const UTILITY_CALL = '(utilityScript, ...args) => utilityScript.evaluate(...args
 // iteration gets the upstream's answer.
 // browser_evaluate's wrapper, on the page or on an element (its source, as Playwright sends it).
 const WRAPPER = /^async \((element, )?expr\) => \{\s*const value = eval\(`\(\$\{expr\}\)`\);\s*const isFunction = typeof value === "function";\s*const result = await \(isFunction \? value\((element)?\) : value\);\s*return \{ result, isFunction \};\s*\}$/;
-
-/** Whether `source` parses (the whole call stays as it was otherwise). */
-function parses(source: string): boolean {
-  try {
-    new vm.Script(source);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function wrapper(onElement: boolean, text: string): string {
   const params = onElement ? 'element, expr' : 'expr';
