@@ -32,15 +32,15 @@ const CALLS: Record<string, unknown>[] = [
 ];
 
 const page = usePageSuite('spm-evaluate-stack-', PAGE);
-const { servers, output: dirs } = page;
+const { output: dirs } = page;
 
 type Call = (name: string, args?: Record<string, unknown>) => Promise<string>;
 
-/** On the probe page: the results of `steps` (up to their code) and, per call of the page function, the callers it saw. */
-async function onProbePage(server: Connected, steps: (call: Call) => Promise<string[]>) {
-  servers.push(server);
+/** On a probe page (the first suite's by default): the results of `steps` (up to their code) and, per call the page saw, its callers. */
+async function onProbePage(server: Connected, steps: (call: Call) => Promise<string[]>, suite: typeof page = page) {
+  suite.servers.push(server);
   const call: Call = async (name, args = {}) => textOf(await server.client.callTool({ name, arguments: args }));
-  await call('browser_navigate', { url: page.site.url });
+  await call('browser_navigate', { url: suite.site.url });
   const results = (await steps(call)).map((text) => text.split('### Ran')[0]);
   await call('browser_wait_for', { time: 0.2 });
   const callers = (await call('browser_snapshot')).match(/callers: ([^\n]*)/)?.[1] ?? '';
@@ -150,23 +150,23 @@ const VALUES = [
 
 const builtins = usePageSuite('spm-evaluate-builtins-', BUILTINS_PAGE);
 
-async function driveBuiltins(server: Connected) {
-  builtins.servers.push(server);
-  const call: Call = async (name, args = {}) => textOf(await server.client.callTool({ name, arguments: args }));
-  await call('browser_navigate', { url: builtins.site.url });
-  const results: string[] = [];
-  for (const value of VALUES) results.push((await call('browser_evaluate', { function: value })).split('### Ran')[0]!);
-  await call('browser_wait_for', { time: 0.2 });
-  const callers = (await call('browser_snapshot')).match(/callers: ([^\n]*)/)?.[1]?.replace(/"$/, '') ?? '';
-  return { results, callers: callers ? callers.split(' || ') : [] };
-}
+const driveBuiltins = (server: Connected) =>
+  onProbePage(
+    server,
+    async (call) => {
+      const results = [];
+      for (const value of VALUES) results.push(await call('browser_evaluate', { function: value }));
+      return results;
+    },
+    builtins,
+  );
 
 test("Playwright's code that serves an evaluate in the page shows no Playwright names to the page's wrapped builtins (the upstream CLI alongside)", { timeout: 120_000 }, async (t) => {
   const theirs = await driveBuiltins(await connectUpstream(path.join(builtins.output.path, 'upstream')));
   const mine = await driveBuiltins(await connect(testEnv(path.join(builtins.output.path, 'ours'))));
   t.diagnostic(`upstream CLI: ${theirs.callers.slice(0, 3).join(' || ')}`);
   t.diagnostic(`ours: ${mine.callers.slice(0, 3).join(' || ')}`);
-  t.diagnostic(`ours, the results: ${mine.results.map((r) => r.replace(/\s+/g, ' ').trim()).join(' | ')}`);
+  t.diagnostic(`ours, the results: ${mine.results.map((r) => r!.replace(/\s+/g, ' ').trim()).join(' | ')}`);
   const names = /UtilityScript|innerSerialize|serializeAsCallArgument|parseEvaluationResultValue|isDate|isRegExp|safeJson|__require|_promiseAwareJsonValueNoThrow/;
   assert.ok(theirs.callers.some((c) => names.test(c)), 'the upstream shows Playwright names to the wrapped builtins (the probe works)');
   assert.ok(mine.callers.some((c) => /^bind <- at new /.test(c)) && mine.callers.some((c) => /^keys <- /.test(c)), `ours runs the same code in the page: ${mine.callers.join(' || ')}`);
