@@ -48,6 +48,13 @@ export default defineCommand({
       // Before the pool's first launch, so /metrics counts it.
       await (await import('../metrics/metrics.ts')).enableMetrics();
       const { serveHttp } = await import('../transport/http/http-server.ts');
+      const { sharesOneContext, SharedLaunch } = await import('../session/shared-launch.ts');
+      if (sharesOneContext(config, upstreamConfig)) {
+        log.info('--shared-browser-context: every client works in one browser context, launched with the first session and closed with the last; the warm pool is off');
+        const shared = new SharedLaunch({ ...inputs, prelaunch: true });
+        await serveHttp({ config, log, createSession: (overrides) => new BridgeSession({ ...inputs, overrides, shared }) });
+        return;
+      }
       const { warmPool } = await import('../session/warm-pool-setup.ts');
       const { takesDefaultLaunch } = await import('../session/default-launch.ts');
       const holder: { pool?: ReturnType<typeof warmPool> } = {};

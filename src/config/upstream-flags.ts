@@ -80,7 +80,10 @@ export const UPSTREAM_FLAGS: Record<string, UpstreamFlag> = {
   secrets: { arity: 'one', does: pass },
   'shared-browser-context': {
     arity: 'none',
-    does: { kind: 'accept', note: 'every session keeps its own browser here (its own fingerprint, proxy and crash domain); over stdio there is one client anyway' },
+    does: {
+      kind: 'pass',
+      note: "over HTTP every client's session works in one browser and its context (tabs, cookies, storage), launched with the first session and closed with the last, and `browser_close` is refused, as under the upstream; a session asking for settings of its own (headers, `_meta`) is refused then, the warm pool is off and --idle-timeout closes nothing. With --isolated each session keeps a browser of its own (the upstream: a context of its own)",
+    },
   },
   'snapshot-boxes': { arity: 'none', does: pass },
   'snapshot-mode': { arity: 'one', does: pass },

@@ -195,6 +195,8 @@ export async function resolveUpstreamConfig(config: Config, env: Env, inputs: Up
     webmcp: resolved.webmcp ?? filtered.PLAYWRIGHT_MCP_WEBMCP === 'true',
     // A remote (HTTP) client cannot resolve paths relative to the server's working directory.
     filePaths: env.PLAYWRIGHT_MCP_FILE_PATHS || fromFlags.filePaths || stdio ? resolved.filePaths : 'absolute',
+    // --isolated wins over --shared-browser-context (the upstream gives each client a context of its own): over HTTP each session keeps its own browser.
+    ...(resolved.sharedBrowserContext && resolved.browser?.isolated && !stdio && !attaching(resolved) ? { sharedBrowserContext: false } : {}),
     // Attaching, `isolated` says whether a session takes a new context (true) or the browser's own (stdio default, as upstream).
     browser: { ...resolved.browser, browserName: 'chromium', isolated: attaching(resolved) ? resolved.browser?.isolated === true : false, launchOptions, contextOptions },
   };

@@ -25,7 +25,8 @@ import { userCodeOf } from './user-code.ts';
 import { SERVER_INFO, SERVER_OPTIONS } from './server-identity.ts';
 import type { Activity } from './activity.ts';
 import { observeToolCall } from '../metrics/metrics.ts';
-import { SessionLaunch, type LaunchInputs } from './session-launch.ts';
+import { SessionLaunch, sessionId, type LaunchInputs } from './session-launch.ts';
+import type { SharedLaunch } from './shared-launch.ts';
 import type { WarmPool } from './warm-pool.ts';
 import { SessionFiles } from './files/session-files.ts';
 import { withNotesAndFiles } from './files/result-files.ts';
@@ -44,6 +45,8 @@ export interface SessionOptions extends LaunchInputs {
   pool?: WarmPool<BridgeSession>;
   /** Stdio: the launch started before the MCP side was loaded. */
   launch?: SessionLaunch;
+  /** HTTP under --shared-browser-context: the launch every session works in. */
+  shared?: SharedLaunch;
 }
 
 /**
@@ -60,6 +63,8 @@ export class BridgeSession {
   #upstreamToolCount: number | undefined;
   #options: SessionOptions;
   #launch: SessionLaunch;
+  #id: string;
+  #launchClosed: Promise<void> | undefined;
   #config: Config;
   #closing: Promise<void> | undefined;
   #starting: Promise<void> | undefined;
@@ -69,22 +74,25 @@ export class BridgeSession {
 
   constructor(options: SessionOptions) {
     this.#options = options;
-    this.#launch = options.launch ?? new SessionLaunch(options);
+    this.#launch = options.launch ?? options.shared?.acquire(options.overrides ?? {}) ?? new SessionLaunch(options);
+    // Sessions that share a launch each have an id of their own.
+    this.#id = options.shared ? sessionId(options.config) : this.#launch.id;
     this.#config = this.#launch.config;
     this.#hangs = new HangWatch(this.browser, options.log, this.id);
-    this.#idleClose = new IdleBrowserClose(options.upstreamConfig.timeouts?.idle, () => this.#closeIdleBrowser());
+    // A shared browser is the other clients' too: it closes with the last session, not on one's idling.
+    this.#idleClose = new IdleBrowserClose(options.shared ? undefined : options.upstreamConfig.timeouts?.idle, () => this.#closeIdleBrowser());
     this.server = new Server(SERVER_INFO, SERVER_OPTIONS);
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.#listTools() }));
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#callTool(request.params, extra));
     // A shared directory's older files are not this session's (a second of slack for coarse file times).
-    this.files = new SessionFiles(this.outputDir, { readMaxBytes: this.#config.resourceMaxBytes, since: this.#ownOutputDir ? undefined : Date.now() - 1000 });
+    this.files = new SessionFiles(this.outputDir, { readMaxBytes: this.#config.resourceMaxBytes, since: this.#ownOutputDir && !options.shared ? undefined : Date.now() - 1000 });
     this.server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await this.files.list() }));
     this.server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({ contents: [await this.files.read(request.params.uri)] }));
   }
 
   /** `<replica>.<uuid>` behind a gateway (--http-replica-id), else a UUID. */
   get id(): string {
-    return this.#launch.id;
+    return this.#id;
   }
 
   get browser(): SessionBrowser {
@@ -140,12 +148,13 @@ export class BridgeSession {
   }
 
   async #start(): Promise<void> {
-    await this.#launch.prepare();
     try {
+      await this.#options.shared?.settled();
+      await this.#launch.prepare();
       this.#upstream = await connectUpstream(this.#launch.upstreamConfig(), () => this.browser.context(), this.#ownOutputDir ? this.outputDir : undefined);
     } catch (error) {
       // Nothing of a session that never started may outlive it (browser, lock, relay).
-      await this.#launch.close();
+      await this.#closeLaunch();
       throw error;
     }
     this.#upstream.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
@@ -236,7 +245,8 @@ export class BridgeSession {
     if (result.isError && CRASHED.test(textOf(result))) result = withNote(result, CRASH_NOTE);
     // In this mode the upstream disposes its backend on browser_close but leaves
     // the browser up; closing it resets the upstream so the next call relaunches.
-    if (params.name === 'browser_close') await this.browser.relaunchNext();
+    // Under --shared-browser-context the upstream refuses to close, as do we.
+    if (params.name === 'browser_close' && !this.#options.upstreamConfig.sharedBrowserContext) await this.browser.relaunchNext();
     return result;
   }
 
@@ -278,6 +288,7 @@ export class BridgeSession {
       browserProfile: () => this.browser.profile,
       cdp: () => this.#launch.cdpInfo,
       pool: () => (this.#options.pool ? { ...this.#options.pool.info() } : null),
+      shared: () => (this.#options.shared ? { ...this.#options.shared.info() } : null),
       files: () => ({ dir: this.outputDir, bytes: this.#outputBytes, maxBytes: this.#ownOutputDir ? this.#config.sessionOutputMaxBytes : null, removedAtEnd: this.#ownOutputDir && !this.#config.keepArtifacts }),
       identity: () => this.#launch.identity,
     };
@@ -294,8 +305,14 @@ export class BridgeSession {
       this.files.close();
       this.#idleClose.dispose();
       await Promise.allSettled([this.#upstream?.close(), this.server.close()]);
-      await this.#launch.close();
+      await this.#closeLaunch();
     })();
     return this.#closing;
+  }
+
+  /** Its own launch closes with the session; a shared one with the last session (each session lets go of it once). */
+  #closeLaunch(): Promise<void> {
+    this.#launchClosed ??= this.#options.shared ? this.#options.shared.release(this.#launch) : this.#launch.close();
+    return this.#launchClosed;
   }
 }

@@ -18,6 +18,8 @@ export interface SessionFacts {
   cdp(): Record<string, unknown>;
   /** The HTTP warm pool (size, ready, launching, taken), or null without one. */
   pool?(): Record<string, unknown> | null;
+  /** Under --shared-browser-context over HTTP: the sessions sharing the one browser context, or null. */
+  shared?(): Record<string, unknown> | null;
   /** The session's output dir: bytes used, cap, whether it goes with the session. */
   files?(): Record<string, unknown>;
   /** Proxy (masked), GeoIP match, profile, extensions and context options of the session. */

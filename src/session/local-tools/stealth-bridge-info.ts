@@ -6,7 +6,7 @@ import { unsafeCodeAllowed } from '../tool-policy.ts';
 export const stealthBridgeInfo = defineLocalTool(
   'stealth_bridge_info',
   'Bridge and session info',
-  'About this MCP server and this session: name, version, runtime, transport, browser engine, the embedded Playwright MCP version and tool count, local tools, session id, headless mode, whether the browser is running, its launch profile (stealth fingerprint seed and flags, sandbox, console fallback), its proxy (credentials masked), GeoIP match, persistent profile, extensions and context options, and the CDP (DevTools) URL of this session when managed CDP is on.',
+  'About this MCP server and this session: name, version, runtime, transport, browser engine, the embedded Playwright MCP version and tool count, local tools, session id, headless mode, whether the browser is running, its launch profile (stealth fingerprint seed and flags, sandbox, console fallback), its proxy (credentials masked), GeoIP match, persistent profile, extensions and context options, the CDP (DevTools) URL of this session when managed CDP is on, and, under --shared-browser-context, how many sessions share the one browser context.',
   (facts) => {
     const runtime = runtimeInfo();
     return {
@@ -30,6 +30,7 @@ export const stealthBridgeInfo = defineLocalTool(
       },
       cdp: facts.cdp(),
       warmPool: facts.pool?.() ?? null,
+      sharedContext: facts.shared?.() ?? null,
     };
   },
 );
