@@ -23,6 +23,8 @@ const TIMER_PAGE = `<!doctype html><title>timer</title><script>
 const FRAME_PAGE = `<!doctype html><title>frame</title><script>
   setTimeout(() => { const w = window.open('/from-frame'); fetch('/report', { method: 'POST', body: w ? 'window' : 'null' }); w?.close(); }, 300);
 </script>`;
+// Two pages whose timers fire while one later call runs (A's after 4 s, B's after 2 s).
+const lateWindow = (ms: number, to: string) => `<!doctype html><title>late</title><script>setTimeout(() => window.open('${to}'), ${ms});</script>`;
 const CLICK_PAGE = `<!doctype html><title>click</title><button onclick="let n = 0; for (let i = 0; i < 5; i++) if (window.open('/opened?' + i)) n++; fetch('/report', { method: 'POST', body: String(n) })">Open five</button>`;
 
 let site: http.Server;
@@ -35,7 +37,8 @@ before(async () => {
   site = http.createServer((req, res) => {
     if (reports.take(req, res)) return;
     const framed = `<!doctype html><title>framed</title><iframe src="${origin.replace('127.0.0.1', 'localhost')}/frame"></iframe>`;
-    const body = { '/timer': TIMER_PAGE, '/click': CLICK_PAGE, '/frame': FRAME_PAGE, '/framed': framed }[req.url ?? ''] ?? '<!doctype html><title>opened</title>';
+    const late = { '/late-a': lateWindow(4000, '/from-a'), '/late-b': lateWindow(2000, '/from-b') };
+    const body = { '/timer': TIMER_PAGE, '/click': CLICK_PAGE, '/frame': FRAME_PAGE, '/framed': framed, ...late }[req.url ?? ''] ?? '<!doctype html><title>opened</title>';
     res.writeHead(200, { 'content-type': 'text/html' }).end(body);
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
@@ -118,4 +121,20 @@ test('a window a frame of another site opens with no input is blocked too, and t
   t.diagnostic(`ours said: ${notes[0]?.[0] ?? 'nothing'}`);
   assert.deepEqual(notes.map((m) => [m[1], m[2]]), [['a window', `${origin.replace('127.0.0.1', 'localhost')}/from-frame`]], ours.said);
   assert.doesNotMatch(upstream.said, BLOCKED_NOTE);
+});
+
+test('windows refused to two pages during one call are each named with their page', { timeout: 120_000 }, async () => {
+  const ours = await connect(testEnv(`${dirs.path}/two-pages-ours`));
+  servers.push(ours);
+  const said: string[] = [];
+  for (const [name, args] of [
+    ['browser_navigate', { url: `${origin}/late-a` }],
+    ['browser_tabs', { action: 'new', url: `${origin}/late-b` }],
+    ['browser_wait_for', { time: 6 }],
+  ] as const)
+    said.push(textOf(await ours.client.callTool({ name, arguments: args })));
+  const waited = said[2]!;
+  assert.match(waited, new RegExp(`Note: (\\S+ tried to open a window \\(\\S+\\); ){2}Chromium's popup blocker refused them`), said.join('\n'));
+  assert.ok(waited.includes(`${origin}/late-a tried to open a window (${origin}/from-a)`), waited);
+  assert.ok(waited.includes(`${origin}/late-b tried to open a window (${origin}/from-b)`), waited);
 });

@@ -42,30 +42,38 @@ export function watchBlockedPopups(context: BrowserContext, onBlocked: (popup: B
   context.on('page', watch);
 }
 
-/** How many refused windows' URLs a note names; the rest are counted (a page may ask in a loop). */
+/** How many refused windows' URLs a note names, and how many pages; the rest are counted (a page may ask in a loop). */
 const NAMED = 3;
 
-/** The windows refused since the last note, bounded however many a page asks for. */
+/** The windows refused since the last note, per page that asked, bounded however many pages ask. */
 export class BlockedPopups {
-  #from = '';
-  #urls = new Set<string>();
+  #byPage = new Map<string, { count: number; urls: Set<string> }>();
+  #otherPages = new Set<string>();
   #count = 0;
 
   add({ from, url }: BlockedPopup): void {
-    if (!this.#count) this.#from = from;
     this.#count++;
-    if (this.#urls.size <= NAMED) this.#urls.add(url || 'about:blank');
+    let page = this.#byPage.get(from);
+    if (!page && this.#byPage.size < NAMED) this.#byPage.set(from, (page = { count: 0, urls: new Set() }));
+    if (!page) return void this.#otherPages.add(from);
+    page.count++;
+    if (page.urls.size <= NAMED) page.urls.add(url || 'about:blank');
   }
 
   /** The note for the windows refused since the last call, if any; then forgotten. */
   takeNote(): string | undefined {
     const count = this.#count;
     if (!count) return undefined;
-    const urls = [...this.#urls];
+    const pages = [...this.#byPage].map(([from, { count, urls }]) => {
+      const named = [...urls].slice(0, NAMED).join(', ') + (count > NAMED && urls.size > NAMED ? ', …' : '');
+      return `${from} tried to open ${count === 1 ? 'a window' : `${count} windows`} (${named})`;
+    });
+    if (this.#otherPages.size) pages.push(`${this.#otherPages.size} more page${this.#otherPages.size === 1 ? '' : 's'} tried too`);
+    const first = [...[...this.#byPage.values()][0]!.urls][0];
+    this.#byPage.clear();
+    this.#otherPages.clear();
     this.#count = 0;
-    this.#urls.clear();
-    const named = urls.slice(0, NAMED).join(', ') + (count > NAMED && urls.length > NAMED ? ', …' : '');
     const one = count === 1;
-    return `Note: ${this.#from} tried to open ${one ? 'a window' : `${count} windows`} (${named}); Chromium's popup blocker refused ${one ? 'it' : 'them'}, as a user's Chrome does: a page gets one window per click or key press, none without one. To open one, use browser_tabs with action "new" and its url (e.g. "${urls[0]}").`;
+    return `Note: ${pages.join('; ')}; Chromium's popup blocker refused ${one ? 'it' : 'them'}, as a user's Chrome does: a page gets one window per click or key press, none without one. To open one, use browser_tabs with action "new" and its url (e.g. "${first}").`;
   }
 }
