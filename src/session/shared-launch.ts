@@ -55,8 +55,10 @@ export class SharedLaunch {
   release(launch: SessionLaunch): Promise<void> {
     if (launch !== this.#launch || --this.#users > 0) return this.#closing;
     this.#launch = undefined;
-    this.#closing = launch.close();
-    return this.#closing;
+    const closing = launch.close();
+    // A close that failed (reported by the session that ended) must not keep the next sessions from starting.
+    this.#closing = closing.catch(() => {});
+    return closing;
   }
 
   info(): { sessions: number; browserRunning: boolean } {
