@@ -1,8 +1,7 @@
 import type { Config } from '../config/settings.ts';
-import type { SessionOverrides } from './session-overrides.ts';
+import { ownFields, type SessionOverrides } from './session-overrides.ts';
 
 /** A session whose browser a warm pool browser can be: the process defaults, nothing of its own. */
 export function takesDefaultLaunch(config: Config, overrides: SessionOverrides = {}): boolean {
-  const own = Object.values(overrides).some((value) => value !== undefined);
-  return !own && !config.userDataDir && !config.extensionPaths?.length && !config.geoipProxyMatch && !config.cdpEnabled && !config.proxyServer;
+  return ownFields(overrides).length === 0 && !config.userDataDir && !config.extensionPaths?.length && !config.geoipProxyMatch && !config.cdpEnabled && !config.proxyServer;
 }

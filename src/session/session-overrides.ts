@@ -41,6 +41,11 @@ export function headerName(field: string): string {
 
 export const SESSION_HEADERS = Object.keys(fields).map(headerName);
 
+/** The fields a client set for its session (none: the process defaults). */
+export function ownFields(overrides: SessionOverrides): string[] {
+  return Object.entries(overrides).flatMap(([field, value]) => (value === undefined ? [] : [field]));
+}
+
 export class SessionOverridesError extends Error {
   override name = 'SessionOverridesError';
 }

@@ -2,7 +2,7 @@ import { attaching, type UpstreamConfig } from '../config/upstream.ts';
 import type { Config } from '../config/settings.ts';
 import { SessionLaunch, type LaunchInputs } from './session-launch.ts';
 import { SessionRefused } from './session-refused.ts';
-import { headerName, type SessionOverrides } from './session-overrides.ts';
+import { headerName, ownFields, type SessionOverrides } from './session-overrides.ts';
 
 /**
  * --shared-browser-context over HTTP: every client's session works in one
@@ -33,9 +33,9 @@ export class SharedLaunch {
 
   /** The launch for a new session; refused if the client asked for settings of its own. */
   acquire(overrides: SessionOverrides): SessionLaunch {
-    const own = Object.entries(overrides).filter(([, value]) => value !== undefined);
+    const own = ownFields(overrides);
     if (own.length) {
-      const named = own.map(([field]) => `${field} (${headerName(field)})`).join(', ');
+      const named = own.map((field) => `${field} (${headerName(field)})`).join(', ');
       throw new SessionRefused(
         `This server gives every client one shared browser context (--shared-browser-context), so a session cannot have settings of its own: ${named}. Start the session without them, or ask the operator to run without --shared-browser-context.`,
         400,
