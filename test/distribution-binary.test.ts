@@ -10,7 +10,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { canHideBuildTree, hiddenTreeWrapper, pathWithoutNodeModules } from './helpers/isolation.ts';
 import { failures, runSuite } from './helpers/nested-suite.ts';
 import { binaryPath, releaseBuild, TARGETS } from './helpers/release-build.ts';
-import { RecordingStdioTransport, ROOT, testEnv } from './helpers/server.ts';
+import { closeAll, RecordingStdioTransport, ROOT, testEnv, textOf } from './helpers/server.ts';
+import { connectUpstream } from './helpers/upstream-cli.ts';
 
 const run = promisify(execFile);
 
@@ -124,6 +125,30 @@ describe('standalone binary', () => {
     } finally {
       await client.close();
       await transport.exit;
+    }
+  });
+
+  // The upstream stringifies an evaluate's (and run_code's) value in its own process: V8's words under Node, reworded from JavaScriptCore's here.
+  test('a value JSON cannot take fails in the words of the upstream CLI (circles, BigInt; evaluate and run_code)', async () => {
+    const values = ['() => { const a = {}; a.self = a; return a; }', '() => { const a = {x: {y: [1, {}]}}; a.x.y[1].back = a.x; return a; }', '() => [1, 2n]', '() => { const a = {}; let c = a; for (let i = 0; i < 6; i++) { c.n = {}; c = c.n; } c.back = a; return {root: a}; }'];
+    const errors = async (client: Client) => {
+      await client.callTool({ name: 'browser_navigate', arguments: { url: 'data:text/html,<title>J</title>' } });
+      const out: string[] = [];
+      for (const fn of values) out.push(textOf(await client.callTool({ name: 'browser_evaluate', arguments: { function: fn } })).split('\n### Ran')[0]!);
+      // browser_run_code_unsafe stringifies in a vm context of its own.
+      for (const fn of values.slice(0, 3)) out.push(textOf(await client.callTool({ name: 'browser_run_code_unsafe', arguments: { code: `async (page) => (${fn})()` } })).split('\n### Ran')[0]!);
+      return out;
+    };
+    const upstream = await connectUpstream(path.join(dir, 'out-upstream'));
+    const transport = new RecordingStdioTransport(server, [], env());
+    const client = new Client({ name: 'stealth-test-client', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const theirs = await errors(upstream.client);
+      assert.match(theirs[0]!, /Converting circular structure to JSON\n {4}--> starting at object with constructor 'Object'\n {4}--- property 'self' closes the circle/);
+      assert.deepEqual(await errors(client), theirs);
+    } finally {
+      await closeAll([{ client, transport }, upstream]);
     }
   });
 
