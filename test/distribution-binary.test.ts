@@ -128,6 +128,25 @@ describe('standalone binary', () => {
     }
   });
 
+  // The binary's bundle is minified, Playwright's evaluate wrapper with it: ours must still know it and send the
+  // agent's text compiled into the call (test/evaluate-stack.test.ts has the upstream alongside, on Node).
+  test("a page function the agent's evaluate calls sees no Playwright names in its stack", async () => {
+    const transport = new RecordingStdioTransport(server, [], env());
+    const client = new Client({ name: 'stealth-test-client', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const page = `<p id=p>x</p><script>const own = document.getElementById.bind(document); document.getElementById = function (id) { window.callers = new Error().stack.split('\\n').slice(2).join(' / '); return own(id); };</script>`;
+      await client.callTool({ name: 'browser_navigate', arguments: { url: `data:text/html,${encodeURIComponent(page)}` } });
+      const value = textOf(await client.callTool({ name: 'browser_evaluate', arguments: { function: '() => document.getElementById("p").textContent' } }));
+      assert.match(value, /### Result\n"x"/);
+      const callers = textOf(await client.callTool({ name: 'browser_evaluate', arguments: { function: '() => window.callers' } }));
+      assert.match(callers, /<anonymous>/);
+      assert.doesNotMatch(callers.split('\n### Ran')[0]!, /UtilityScript|eval at|evaluate|playwright/i);
+    } finally {
+      await closeAll([{ client, transport }]);
+    }
+  });
+
   // The upstream stringifies an evaluate's (and run_code's) value in its own process: V8's words under Node, reworded from JavaScriptCore's here.
   test('a value JSON cannot take fails in the words of the upstream CLI (circles, BigInt; evaluate and run_code)', async () => {
     const values = ['() => { const a = {}; a.self = a; return a; }', '() => { const a = {x: {y: [1, {}]}}; a.x.y[1].back = a.x; return a; }', '() => [1, 2n]', '() => { const a = {}; let c = a; for (let i = 0; i < 6; i++) { c.n = {}; c = c.n; } c.back = a; return {root: a}; }'];

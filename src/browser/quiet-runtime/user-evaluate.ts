@@ -23,6 +23,8 @@ const UTILITY_CALL = '(utilityScript, ...args) => utilityScript.evaluate(...args
 // iteration gets the upstream's answer.
 // browser_evaluate's wrapper, on the page or on an element (its source, as Playwright sends it).
 const WRAPPER = /^async \((element, )?expr\) => \{\s*const value = eval\(`\(\$\{expr\}\)`\);\s*const isFunction = typeof value === "function";\s*const result = await \(isFunction \? value\((element)?\) : value\);\s*return \{ result, isFunction \};\s*\}$/;
+// The same wrapper in the standalone binary, whose bundle Bun minifies (whitespace and syntax; names kept).
+const WRAPPER_MINIFIED = /^async ?\((element,)?expr\) ?=> ?\{let value=eval\(`\(\$\{expr\}\)`\),isFunction=typeof value==="function",result=await\(isFunction\?value\((element)?\):value\);return\{result,isFunction\}\}$/;
 
 function wrapper(onElement: boolean, text: string): string {
   const params = onElement ? 'element, expr' : 'expr';
@@ -82,7 +84,7 @@ function inCode(expression: string, sources: readonly string[]): boolean {
 }
 
 /** A quick look before parsing: browser_evaluate's calls carry both; with a script's code running, any Playwright evaluation may hand it a page function of that code. */
-export const mayBeUserEvaluate = (text: string, sources: readonly string[]): boolean => text.includes(UTILITY_CALL) && (sources.length > 0 || text.includes('const value = eval('));
+export const mayBeUserEvaluate = (text: string, sources: readonly string[]): boolean => text.includes(UTILITY_CALL) && (sources.length > 0 || text.includes('const value = eval(') || text.includes('let value=eval('));
 
 type CallMessage = Message & { params?: { functionDeclaration?: unknown; arguments?: { value?: unknown }[] } };
 
@@ -98,7 +100,7 @@ export function cleanUserEvaluate(text: string, sources: readonly string[] = [])
   // UtilityScript.evaluate(isFunction, returnByValue, serialize, expression, argCount, ...args, ...handles)
   const [, , , , expression, argCount] = params.arguments;
   if (typeof expression?.value !== 'string') return undefined;
-  const shape = WRAPPER.exec(expression.value);
+  const shape = WRAPPER.exec(expression.value) ?? WRAPPER_MINIFIED.exec(expression.value);
   if (!shape) {
     if (!inCode(expression.value, sources) || !parses(`(0, (${expression.value}\n))`)) return undefined;
     params.functionDeclaration = codeCall(expression.value);
