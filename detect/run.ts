@@ -21,6 +21,8 @@ const args = process.argv.slice(2);
 const modes = (args.find((a) => a.startsWith('--modes='))?.slice(8) ?? 'headless,headed').split(',') as ('headless' | 'headed')[];
 // Settings of ours to try, e.g. --ours-args=--console-capture=false (space-separated).
 const oursArgs = (args.find((a) => a.startsWith('--ours-args='))?.slice(12) ?? '').split(' ').filter(Boolean);
+// The compiled binary instead of the Node package, e.g. --ours-binary=dist/bin/stealth-playwright-mcp-linux-x64.
+const oursBinary = args.find((a) => a.startsWith('--ours-binary='))?.slice(14);
 const log = (s: string) => process.stderr.write(`detect: ${s}\n`);
 
 interface Report {
@@ -73,7 +75,7 @@ type Side = 'ours' | 'upstream';
 
 function serverArgs(side: Side, mode: string): string[] {
   const output = ['--output-dir', fs.mkdtempSync(path.join(os.tmpdir(), 'detect-'))];
-  if (side === 'ours') return [path.join(ROOT, 'dist', 'node', 'cli.mjs'), '--headless', String(mode === 'headless'), ...output, ...oursArgs];
+  if (side === 'ours') return [...(oursBinary ? [] : [path.join(ROOT, 'dist', 'node', 'cli.mjs')]), '--headless', String(mode === 'headless'), ...output, ...oursArgs];
   const cli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
   return [cli, '--browser', 'chromium', '--executable-path', CHROMIUM, '--isolated', '--no-sandbox', ...(mode === 'headless' ? ['--headless'] : []), ...output];
 }
@@ -81,7 +83,8 @@ function serverArgs(side: Side, mode: string): string[] {
 /** A server, driven as an agent would: navigate, snapshot, click, type (and, on the probe page, an evaluate). */
 async function viaMcp(side: Side, mode: string, display: string | undefined): Promise<Record<string, Report>> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', STEALTH_BINARY_PATH: CHROMIUM, STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'warn', ...(display ? { DISPLAY: display } : {}) };
-  const transport = new StdioClientTransport({ command: process.execPath, args: serverArgs(side, mode), env, stderr: 'ignore' });
+  const command = side === 'ours' && oursBinary ? path.resolve(oursBinary) : process.execPath;
+  const transport = new StdioClientTransport({ command, args: serverArgs(side, mode), env, stderr: 'ignore' });
   const client = new Client({ name: 'detect', version: '1' });
   await client.connect(transport);
   const call = (name: string, a: Record<string, unknown> = {}) => client.callTool({ name, arguments: a }, undefined, { timeout: 60_000 });
@@ -138,7 +141,7 @@ for (const mode of modes) {
   try {
     log(`${mode}: control (unautomated Chromium)`);
     const c = await control(mode, display?.display);
-    log(`${mode}: ours (MCP tools, default engine on ${CHROMIUM}${oursArgs.length ? `, ${oursArgs.join(' ')}` : ''})`);
+    log(`${mode}: ours (MCP tools, ${oursBinary ? 'compiled binary' : 'Node package'}, default engine on ${CHROMIUM}${oursArgs.length ? `, ${oursArgs.join(' ')}` : ''})`);
     const o = await viaMcp('ours', mode, display?.display);
     log(`${mode}: upstream (the Playwright MCP CLI, the same tools on the same Chromium)`);
     const u = await viaMcp('upstream', mode, display?.display);
