@@ -156,7 +156,7 @@ const STEPS: Step[] = [
   evaluate('document.title'),
   ['browser_wait_for', () => ({ text: 'values', textGone: 'nothing' })],
   ['browser_wait_for', () => ({})],
-  ['browser_snapshot', () => ({ filename: 'snap.md' })],
+  ['browser_snapshot', (_s, d) => ({ filename: path.join(d, 'snap.md') })],
   ['browser_network_requests', () => ({ static: true })],
   ['browser_console_messages', () => ({ level: 'warning' })],
   ['browser_resize', () => ({ width: 0, height: 10 })],
@@ -180,6 +180,7 @@ describe('side by side with the upstream CLI: pages built like real sites read t
   const servers: Connected[] = [];
   let upstream: string[];
   let ours: string[];
+  let dirsOf: [string, string];
   before(async () => {
     let table: Record<string, string> = {};
     server = http.createServer((req, res) => answer(req, res, table));
@@ -187,7 +188,8 @@ describe('side by side with the upstream CLI: pages built like real sites read t
     const { port } = server.address() as net.AddressInfo;
     site = `http://127.0.0.1:${port}`;
     table = pages(`http://localhost:${port}`);
-    const [upstreamDir, oursDir] = ['upstream', 'ours'].map((name) => path.join(dirs.path, name)) as [string, string];
+    dirsOf = ['upstream', 'ours'].map((name) => path.join(dirs.path, name)) as [string, string];
+    const [upstreamDir, oursDir] = dirsOf;
     for (const d of [upstreamDir, oursDir]) fs.mkdirSync(d, { recursive: true });
     const a = await connectUpstream(upstreamDir, CAPS);
     servers.push(a);
@@ -208,6 +210,7 @@ describe('side by side with the upstream CLI: pages built like real sites read t
   test('the steps took effect (frames, shadow roots, dialogs, keys)', () => {
     const joined = ours.join('\n');
     for (const seen of ['inner clicked', 'cross clicked', 'shadow done', '"Zed"', 'far clicked', 'Submenu item', '"a,Shift,A,Control,a,ArrowLeft,Enter,"']) assert.ok(joined.includes(seen), seen);
+    for (const dir of dirsOf) assert.ok(fs.existsSync(path.join(dir, 'snap.md')), `${dir}/snap.md`);
   });
 
   // The upstream's navigate after one that failed is cut short by the failed one's error page
