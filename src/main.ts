@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import nodeModule from 'node:module';
-import { rewordJsonErrorsAsV8 } from './json-errors.ts';
 import { nodeVersionSupported } from './runtime.ts';
 
 declare const Bun: unknown;
@@ -22,7 +21,7 @@ if (typeof Bun === 'undefined') {
 }
 
 // The binary runs on JavaScriptCore: a result JSON.stringify cannot take fails in V8's words, as under Node.
-if (typeof Bun !== 'undefined') rewordJsonErrorsAsV8();
+if (typeof Bun !== 'undefined') (await import('./json-errors.ts')).rewordJsonErrorsAsV8();
 
 const { runCli } = await import('./cli/run.ts');
 await runCli(process.argv.slice(2));
