@@ -73,18 +73,21 @@ async function startDisplay(): Promise<{ display: string; stop(): void }> {
 
 type Side = 'ours' | 'upstream';
 
-function serverArgs(side: Side, mode: string): string[] {
+/** How each side's server starts: ours from the Node package (or the binary), the upstream's CLI on Node. */
+function serverCommand(side: Side, mode: string): { command: string; args: string[] } {
   const output = ['--output-dir', fs.mkdtempSync(path.join(os.tmpdir(), 'detect-'))];
-  if (side === 'ours') return [...(oursBinary ? [] : [path.join(ROOT, 'dist', 'node', 'cli.mjs')]), '--headless', String(mode === 'headless'), ...output, ...oursArgs];
+  if (side === 'ours') {
+    const settings = ['--headless', String(mode === 'headless'), ...output, ...oursArgs];
+    return oursBinary ? { command: path.resolve(oursBinary), args: settings } : { command: process.execPath, args: [path.join(ROOT, 'dist', 'node', 'cli.mjs'), ...settings] };
+  }
   const cli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
-  return [cli, '--browser', 'chromium', '--executable-path', CHROMIUM, '--isolated', '--no-sandbox', ...(mode === 'headless' ? ['--headless'] : []), ...output];
+  return { command: process.execPath, args: [cli, '--browser', 'chromium', '--executable-path', CHROMIUM, '--isolated', '--no-sandbox', ...(mode === 'headless' ? ['--headless'] : []), ...output] };
 }
 
 /** A server, driven as an agent would: navigate, snapshot, click, type (and, on the probe page, an evaluate). */
 async function viaMcp(side: Side, mode: string, display: string | undefined): Promise<Record<string, Report>> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', STEALTH_BINARY_PATH: CHROMIUM, STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'warn', ...(display ? { DISPLAY: display } : {}) };
-  const command = side === 'ours' && oursBinary ? path.resolve(oursBinary) : process.execPath;
-  const transport = new StdioClientTransport({ command, args: serverArgs(side, mode), env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ ...serverCommand(side, mode), env, stderr: 'ignore' });
   const client = new Client({ name: 'detect', version: '1' });
   await client.connect(transport);
   const call = (name: string, a: Record<string, unknown> = {}) => client.callTool({ name, arguments: a }, undefined, { timeout: 60_000 });

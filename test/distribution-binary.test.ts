@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { canHideBuildTree, hiddenTreeWrapper, pathWithoutNodeModules } from './helpers/isolation.ts';
 import { failures, runSuite } from './helpers/nested-suite.ts';
 import { binaryPath, releaseBuild, TARGETS } from './helpers/release-build.ts';
-import { closeAll, RecordingStdioTransport, ROOT, testEnv, textOf } from './helpers/server.ts';
+import { closeAll, RecordingStdioTransport, ROOT, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 const run = promisify(execFile);
@@ -40,6 +40,13 @@ describe('standalone binary', () => {
   const env = (extra: Record<string, string> = {}) => ({ ...testEnv(path.join(dir, 'out'), extra), PATH: pathWithoutNodeModules() });
   const exec = (args: string[], extra: Record<string, string> = {}) =>
     run(server, args, { cwd: path.join(dir, 'cwd'), env: env(extra), timeout: 60_000 }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+  /** The copied binary behind a connected SDK client. */
+  const connectBinary = async (args: string[] = []): Promise<Connected> => {
+    const transport = new RecordingStdioTransport(server, args, env());
+    const client = new Client({ name: 'stealth-test-client', version: '1.0.0' });
+    await client.connect(transport);
+    return { client, transport };
+  };
 
   test('the build tree can be hidden (private mount namespace)', { skip: hidden ? false : 'unshare -m is not permitted here; the binary runs from an empty directory only' }, () => {
     assert.ok(hidden);
@@ -100,40 +107,35 @@ describe('standalone binary', () => {
   });
 
   test('stealth_bridge_info reports the bun runtime', async () => {
-    const transport = new RecordingStdioTransport(server, [], env());
-    const client = new Client({ name: 'stealth-test-client', version: '1.0.0' });
-    await client.connect(transport);
+    const binary = await connectBinary();
+    const { client } = binary;
     try {
       const info = (await client.callTool({ name: 'stealth_bridge_info', arguments: {} })).structuredContent as { runtime: { name: string; version: string } };
       assert.equal(info.runtime.name, 'bun');
       assert.match(info.runtime.version, /^\d+\.\d+\.\d+/);
     } finally {
-      await client.close();
-      await transport.exit;
+      await closeAll([binary]);
     }
   });
 
   // The dashboard is playwright-core's web app, not compiled in: the binary would start itself with its path as an argument.
   test('browser_annotate says the Playwright Dashboard comes with the npm package', async () => {
-    const transport = new RecordingStdioTransport(server, ['--caps', 'devtools'], env());
-    const client = new Client({ name: 'stealth-test-client', version: '1.0.0' });
-    await client.connect(transport);
+    const binary = await connectBinary(['--caps', 'devtools']);
+    const { client } = binary;
     try {
       const result = await client.callTool({ name: 'browser_annotate', arguments: {} });
       assert.equal(result.isError, true);
       assert.match((result.content as { text: string }[])[0]!.text, /Playwright Dashboard.*standalone binary does not include\. Run the npm package/);
     } finally {
-      await client.close();
-      await transport.exit;
+      await closeAll([binary]);
     }
   });
 
   // The binary's bundle is minified, Playwright's evaluate wrapper with it: ours must still know it and send the
   // agent's text compiled into the call (test/evaluate-stack.test.ts has the upstream alongside, on Node).
   test("a page function the agent's evaluate calls sees no Playwright names in its stack", async () => {
-    const transport = new RecordingStdioTransport(server, [], env());
-    const client = new Client({ name: 'stealth-test-client', version: '1.0.0' });
-    await client.connect(transport);
+    const binary = await connectBinary();
+    const { client } = binary;
     try {
       const page = `<p id=p>x</p><script>const own = document.getElementById.bind(document); document.getElementById = function (id) { window.callers = new Error().stack.split('\\n').slice(2).join(' / '); return own(id); };</script>`;
       await client.callTool({ name: 'browser_navigate', arguments: { url: `data:text/html,${encodeURIComponent(page)}` } });
@@ -143,7 +145,7 @@ describe('standalone binary', () => {
       assert.match(callers, /<anonymous>/);
       assert.doesNotMatch(callers.split('\n### Ran')[0]!, /UtilityScript|eval at|evaluate|playwright/i);
     } finally {
-      await closeAll([{ client, transport }]);
+      await closeAll([binary]);
     }
   });
 
@@ -159,15 +161,14 @@ describe('standalone binary', () => {
       return out;
     };
     const upstream = await connectUpstream(path.join(dir, 'out-upstream'));
-    const transport = new RecordingStdioTransport(server, [], env());
-    const client = new Client({ name: 'stealth-test-client', version: '1.0.0' });
-    await client.connect(transport);
+    const binary = await connectBinary();
+    const { client } = binary;
     try {
       const theirs = await errors(upstream.client);
       assert.match(theirs[0]!, /Converting circular structure to JSON\n {4}--> starting at object with constructor 'Object'\n {4}--- property 'self' closes the circle/);
       assert.deepEqual(await errors(client), theirs);
     } finally {
-      await closeAll([{ client, transport }, upstream]);
+      await closeAll([binary, upstream]);
     }
   });
 

@@ -5,6 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
+import { freePort } from './helpers/processes.ts';
 import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { differences, runSteps, type Step } from './helpers/side-by-side.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
@@ -165,14 +166,6 @@ const STEPS: Step[] = [
   ['browser_navigate', () => ({ url: 'javascript:alert(1)' })],
 ];
 
-async function deadPort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 describe('side by side with the upstream CLI: pages built like real sites read the same', () => {
   const dirs = useTempDir('spm-sbs3-');
   let server: http.Server;
@@ -217,7 +210,7 @@ describe('side by side with the upstream CLI: pages built like real sites read t
   // ("interrupted by another navigation to chrome-error://chromewebdata/"), and every later one by
   // the one before it; ours lands each, as a browser would.
   test('after navigations that failed, the next ones land', async () => {
-    const dead = await deadPort();
+    const dead = await freePort(); // nothing listens there
     const outputDir = path.join(dirs.path, 'ours-failed');
     fs.mkdirSync(outputDir, { recursive: true });
     const b = await connect(testEnv(outputDir), [...CAPS, '--output-dir', outputDir]);
