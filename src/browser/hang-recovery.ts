@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { askClose, closeAskedFor } from './closing-pages.ts';
 import { untilAborted, withDeadline } from './deadline.ts';
 import { navigationWaitingFor, watchNavigations } from './waiting-navigations.ts';
+import { watchCrashes } from './crashed-tabs.ts';
 import { makeCurrentTab, openDialogOf, watchDialogs } from './open-dialogs.ts';
 import { watchRenderers } from './renderer-activity.ts';
 import { learnTargetId, rendererAnswers, targetIdOf, type ScriptStops } from './script-stop.ts';
@@ -68,10 +69,11 @@ function stillLoading(page: Page): boolean {
   return states instanceof Set && !states.has('load');
 }
 
-/** Follows what the check needs to tell a silent page from a stuck one: waiting navigations, open dialogs. */
+/** Follows what the check needs to tell a silent page from a stuck one: waiting navigations, open dialogs, crashed renderers. */
 export function watchForHangCheck(context: BrowserContext): void {
   watchNavigations(context);
   watchDialogs(context);
+  watchCrashes(context);
 }
 
 /** Pages found silent while the browser worked for them, since when (left open until WAITING_LIMIT_MS). */

@@ -2,6 +2,7 @@ import type { BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
 import { openDialogOf } from './open-dialogs.ts';
 import { askTargetInfo, rendererAnswer, targetIdOf, type ScriptStops } from './script-stop.ts';
+import { hasCrashed } from './crashed-tabs.ts';
 import { tabBeingLeft } from './leaving-tab.ts';
 import { isCurrentTab } from './upstream-tabs.ts';
 import { navigationWaitingFor } from './waiting-navigations.ts';
@@ -77,7 +78,8 @@ async function stillSilent(probes: Probe[]): Promise<(Probe & { targetId: string
  * 5 × PROBE_MS at most, however many are probed.
  */
 export async function stopStuckScripts(context: BrowserContext, stops: ScriptStops): Promise<StoppedScripts> {
-  const pages = context.pages().filter((page) => !page.isClosed());
+  // A crashed tab is silent, not stuck: there is no script to stop.
+  const pages = context.pages().filter((page) => !page.isClosed() && !hasCrashed(page));
   // An alert in a frame (or in a page sharing its renderer) holds that renderer until answered: not stuck.
   // Which renderers a dialog holds is not known here, so while one is open nothing is stopped, as no page is closed.
   if (pages.some((page) => openDialogOf(page))) return NOTHING_STOPPED;
@@ -126,7 +128,7 @@ const BEFORE_LEAVING_MS = 2000;
 /** Before a navigation leaves the current tab `page`: stops its script if its renderer does not answer. The page's URL when it did. */
 export async function stopScriptBeforeLeaving(context: BrowserContext, page: Page, stops: ScriptStops): Promise<string | undefined> {
   // A blank tab runs no script of a page's; a dialog holds its renderer (and those it shares) without being stuck.
-  if (page.url() === 'about:blank' || context.pages().some((candidate) => !candidate.isClosed() && openDialogOf(candidate)) || navigationWaitingFor(page)) return undefined;
+  if (page.url() === 'about:blank' || hasCrashed(page) || context.pages().some((candidate) => !candidate.isClosed() && openDialogOf(candidate)) || navigationWaitingFor(page)) return undefined;
   const targetId = await targetIdOf(context, page, BEFORE_LEAVING_MS);
   if (!targetId || (await stops.answers(targetId, BEFORE_LEAVING_MS)) !== false) return undefined;
   stops.stop(new Set([targetId]));
