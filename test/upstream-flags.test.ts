@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -10,6 +11,8 @@ import { connect, ROOT, runCli, serverCommand, testEnv, textOf, type Connected }
 import { CHROMIUM } from './helpers/upstream-cli.ts';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
+import { freePort } from './helpers/processes.ts';
+import { initializeBody, MCP_HEADERS } from './helpers/http-server.ts';
 
 interface CommanderOption {
   long: string;
@@ -133,6 +136,47 @@ test('--port and --host start the Streamable HTTP transport, as the upstream doe
     await client.close();
   } finally {
     child.kill('SIGTERM');
+  }
+});
+
+/** The status an initialize gets under each Host header, from a server started with `args` plus `--port`. */
+async function hostStatuses(command: string, args: string[], hosts: string[]): Promise<number[]> {
+  const port = await freePort();
+  const child = spawn(command, [...args, '--port', String(port)], { env: testEnv(fs.mkdtempSync('/tmp/spm-hosts-')), stdio: 'ignore' });
+  try {
+    const post = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.request(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end(initializeBody());
+      });
+    const until = Date.now() + 30_000;
+    while (!(await post(`localhost:${port}`).then(() => true, () => false))) {
+      if (Date.now() > until || child.exitCode !== null) throw new Error(`${args.join(' ')}: not serving`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const statuses: number[] = [];
+    for (const host of hosts) statuses.push(await post(host.replace('PORT', String(port))));
+    return statuses;
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+test("--allowed-hosts as the upstream reads it: '*' lets any Host in, a named host is let in (the upstream CLI alongside)", { timeout: 120_000 }, async () => {
+  const upstream = [path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'), '--headless', '--executable-path', CHROMIUM];
+  const [command, base] = serverCommand();
+  for (const [allowed, hosts, expected] of [
+    ['*', ['mcp.example', 'mcp.example:PORT', 'localhost:PORT'], [200, 200, 200]],
+    ['mcp.example', ['mcp.example', 'other.example'], [200, 403]],
+  ] as const) {
+    const theirs = await hostStatuses(process.execPath, [...upstream, '--allowed-hosts', allowed], [...hosts]);
+    const ours = await hostStatuses(command, [...base, '--allowed-hosts', allowed], [...hosts]);
+    assert.deepEqual(theirs, expected, `upstream, --allowed-hosts ${allowed}`);
+    assert.deepEqual(ours, expected, `ours, --allowed-hosts ${allowed}`);
   }
 });
 

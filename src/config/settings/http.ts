@@ -109,7 +109,7 @@ export const httpSettings = {
     flag: 'http-allowed-hosts',
     env: 'STEALTH_PLAYWRIGHT_MCP_HTTP_ALLOWED_HOSTS',
     kind: commaList,
-    help: 'Extra Host header values (host or host:port) accepted besides the loopback names; guards against DNS rebinding',
+    help: "Extra Host header values (host or host:port) accepted besides the loopback names; guards against DNS rebinding; '*' accepts any",
     section: 'http',
   }),
   httpAllowedOrigins: setting({

@@ -32,7 +32,8 @@ export interface OriginPolicy {
 /** Rejects DNS-rebinding (foreign Host on a loopback bind) and foreign browser Origins; returns why, or undefined. */
 export function originProblem(headers: IncomingHttpHeaders, policy: OriginPolicy): string | undefined {
   const host = headers.host ?? '';
-  if (policy.checkHost) {
+  // `*` turns the Host check off, as the upstream's `--allowed-hosts '*'` does (a proxy in front that passes any name).
+  if (policy.checkHost && !policy.allowedHosts.includes('*')) {
     const name = hostnameOf(host).toLowerCase();
     const allowed = isLoopbackHost(name) || policy.allowedHosts.some((h) => h.toLowerCase() === name || h.toLowerCase() === host.toLowerCase());
     if (!allowed) return `Host "${host}" is not allowed (add it with --http-allowed-hosts)`;
