@@ -10,7 +10,6 @@ import { httpClient } from './helpers/http-server.ts';
 import { connect, ROOT, runCli, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { CHROMIUM } from './helpers/upstream-cli.ts';
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import { freePort } from './helpers/processes.ts';
 import { initializeBody, MCP_HEADERS } from './helpers/http-server.ts';
 
@@ -117,12 +116,7 @@ describe('upstream flags: bad input exits 2 with the fix, nothing starts', () =>
 });
 
 test('--port and --host start the Streamable HTTP transport, as the upstream does', async () => {
-  const free = await new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
+  const free = await freePort();
   const [command, base] = serverCommand();
   const child = spawn(command, [...base, '--port', String(free), '--host', '127.0.0.1'], { env: testEnv(fs.mkdtempSync('/tmp/spm-port-')), stdio: ['ignore', 'pipe', 'pipe'] });
   try {
@@ -142,7 +136,8 @@ test('--port and --host start the Streamable HTTP transport, as the upstream doe
 /** The status an initialize gets under each Host header, from a server started with `args` plus `--port`. */
 async function hostStatuses(command: string, args: string[], hosts: string[]): Promise<number[]> {
   const port = await freePort();
-  const child = spawn(command, [...args, '--port', String(port)], { env: testEnv(fs.mkdtempSync('/tmp/spm-hosts-')), stdio: 'ignore' });
+  const dir = fs.mkdtempSync('/tmp/spm-hosts-');
+  const child = spawn(command, [...args, '--port', String(port)], { env: testEnv(dir), stdio: 'ignore' });
   try {
     const post = (host: string) =>
       new Promise<number>((resolve, reject) => {
@@ -163,6 +158,8 @@ async function hostStatuses(command: string, args: string[], hosts: string[]): P
     return statuses;
   } finally {
     child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
