@@ -17,6 +17,8 @@ import { connectUpstream } from './helpers/upstream-cli.ts';
 // 3,000; at 5,000 one CI run's renderer stayed busy past the call's time instead of crashing).
 const DEEP = `data:text/html,<title>Deep</title><script>let el = document.body || document.documentElement; for (let i = 0; i < 200000; i++) { const d = document.createElement('div'); el.appendChild(d); el = d; }</script>`;
 
+const COVERED = `data:text/html,<title>Covered</title><button>Go</button><div style="position:fixed;inset:0;background:white"></div>`;
+
 const steps = (site: string): Step[] => [
   ['browser_navigate', () => ({ url: `${site}/` })],
   ['browser_tabs', () => ({ action: 'new', url: `${site}/second` })],
@@ -25,13 +27,19 @@ const steps = (site: string): Step[] => [
   // Tab 0 crashed, in the background now; a call long enough for the checks during a call.
   ['browser_tabs', () => ({ action: 'select', index: 1 })],
   ['browser_wait_for', () => ({ time: 4 })],
+  // A click that times out (an overlay takes it) has every tab checked for a stuck script.
+  ['browser_navigate', () => ({ url: COVERED })],
+  ['browser_snapshot', () => ({})],
+  ['browser_click', (_site, _dir, ref) => ({ element: 'Go button', target: ref('button "Go"') })],
   ['browser_tabs', () => ({ action: 'select', index: 0 })],
   ['browser_navigate', () => ({ url: `${site}/second` })],
   ['browser_navigate', () => ({ url: DEEP })],
   ['browser_navigate', () => ({ url: `${site}/` })],
 ];
-// The calls whose answers ours words its own way: a crash (ours adds a note), selecting a crashed tab.
-const CRASHES = new Set([3, 6, 8]);
+// The calls whose answers ours words its own way: a crash (ours adds a note), selecting a crashed tab;
+// and the click's timeout, whose call log counts Playwright's retries.
+const CRASHES = new Set([3, 9, 11]);
+const CLICK = 8;
 
 describe('side by side with the upstream CLI: a tab whose renderer crashed', { timeout: 180_000 }, () => {
   const site = useSite();
@@ -53,17 +61,19 @@ describe('side by side with the upstream CLI: a tab whose renderer crashed', { t
   });
   after(() => closeAll(servers));
 
-  test('both crash where expected', () => {
+  test('both crash where expected, and both time out the covered click', () => {
     for (const side of [upstream, ours]) {
       assert.match(side[3]!, /error=true\n[^]*crashed/, side[3]);
-      assert.match(side[8]!, /error=true\n[^]*crashed/, side[8]);
+      assert.match(side[11]!, /error=true\n[^]*crashed/, side[11]);
+      assert.match(side[CLICK]!, /error=true\n[^]*Timeout T exceeded[^]*intercepts pointer events/, side[CLICK]);
     }
   });
 
   test('no page is said to have stopped responding, and the calls after a crash read as on the upstream', () => {
     for (const [i, text] of ours.entries()) assert.doesNotMatch(text, /stopped responding|script was stopped/, `#${i}: ${text}`);
-    const compared = all.map((step, i) => (CRASHES.has(i) ? (['skip', step[1]] as Step) : step));
-    const strip = (texts: string[]) => texts.map((text, i) => (CRASHES.has(i) ? '' : text));
+    const own = (i: number) => CRASHES.has(i) || i === CLICK;
+    const compared = all.map((step, i) => (own(i) ? (['skip', step[1]] as Step) : step));
+    const strip = (texts: string[]) => texts.map((text, i) => (own(i) ? '' : text));
     assert.deepEqual(differences(compared, strip(upstream), strip(ours)), []);
     assert.match(ours.at(-1)!, /Page Title: Bridge test home/);
   });

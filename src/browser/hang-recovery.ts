@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { askClose, closeAskedFor } from './closing-pages.ts';
 import { untilAborted, withDeadline } from './deadline.ts';
 import { navigationWaitingFor, watchNavigations } from './waiting-navigations.ts';
-import { watchCrashes } from './crashed-tabs.ts';
+import { hasCrashed, watchCrashes } from './crashed-tabs.ts';
 import { makeCurrentTab, openDialogOf, watchDialogs } from './open-dialogs.ts';
 import { watchRenderers } from './renderer-activity.ts';
 import { learnTargetId, rendererAnswers, targetIdOf, type ScriptStops } from './script-stop.ts';
@@ -120,7 +120,8 @@ export async function closeUnresponsivePages(context: BrowserContext, options: {
   // --max-pages) is not probed; one an earlier check asked is not waited for again.
   const already = pages.filter((page) => closeAskedFor(page) === 'unresponsive');
   const renderers = watchRenderers();
-  const probing = Promise.all(pages.map((page) => (closeAskedFor(page) ? 'answers' : probe(context, page, probeMs))));
+  // A crashed tab answers nothing until its next navigation, as the upstream keeps it: not probed.
+  const probing = Promise.all(pages.map((page) => (closeAskedFor(page) || hasCrashed(page) ? 'answers' : probe(context, page, probeMs))));
   // Cancelled while probing: nothing is closed and nothing waits for the probes (each ends by its own deadline).
   const probed = await untilAborted(probing, options.cancelled);
   // Silent while no renderer ran and the browser itself worked: waiting on it, not stuck.
