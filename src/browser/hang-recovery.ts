@@ -12,7 +12,7 @@ import { learnTargetId, rendererAnswers, targetIdOf, type ScriptStops } from './
 // busy rather than stuck, and is left closing in the background.
 const CLOSE_MS = 2000;
 
-type PageState = 'answers' | 'stuck' | 'rootless' | 'reloading' | 'navigating' | 'held' | 'waiting';
+type PageState = 'answers' | 'stuck' | 'rootless' | 'reloading' | 'navigating' | 'held' | 'waiting' | 'starved';
 
 // How long the check watches an answering page's document for a replacement.
 const RELOAD_WATCH_MS = 500;
@@ -76,7 +76,7 @@ export function watchForHangCheck(context: BrowserContext): void {
   watchCrashes(context);
 }
 
-/** Pages found silent while the browser worked for them, since when (left open until WAITING_LIMIT_MS). */
+/** Pages found silent while the browser worked for them or the machine had no CPU for them, since when (left open until WAITING_LIMIT_MS). */
 const waitingSince = new WeakMap<Page, number>();
 // A page still silent this long after it was first left open is closed, whoever keeps the machine busy (over HTTP, another session's browser counts too). A screenshot of a page 150,000 px tall kept the browser busy through two checks (~12 s).
 const WAITING_LIMIT_MS = 30_000;
@@ -95,12 +95,14 @@ export interface HungPages {
   navigating: { page: string; waitingFor: string }[];
   /** Pages that did not answer while no renderer ran and the browser's own processes did (waiting on it: not stuck; left open up to 30 s). */
   waiting: string[];
+  /** Pages that did not answer while the machine had no CPU for their renderer (it waited for one most of the time; left open up to 30 s). */
+  starved: string[];
   /** Open JavaScript dialogs, when pages were silent while one was open (none of them closed); the first one's tab is made current. */
   dialogs: { page: string; type: string; message: string; current: boolean }[];
 }
 
 /** A check that found nothing (no browser, or it failed). */
-export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], loading: [], rootless: [], reloading: [], navigating: [], waiting: [], dialogs: [] };
+export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], loading: [], rootless: [], reloading: [], navigating: [], waiting: [], starved: [], dialogs: [] };
 
 /**
  * Closes the pages whose renderer stopped answering (the browser kills the
@@ -124,8 +126,8 @@ export async function closeUnresponsivePages(context: BrowserContext, options: {
   const probing = Promise.all(pages.map((page) => (closeAskedFor(page) || hasCrashed(page) ? 'answers' : probe(context, page, probeMs))));
   // Cancelled while probing: nothing is closed and nothing waits for the probes (each ends by its own deadline).
   const probed = await untilAborted(probing, options.cancelled);
-  // Silent while no renderer ran and the browser itself worked: waiting on it, not stuck.
-  const browserWorked = await renderers.stop();
+  // Silent while no renderer ran and the browser itself worked, or while the machine ran something else: not stuck.
+  const silence = await renderers.stop();
   if (!probed || options.cancelled?.aborted) return NO_HUNG_PAGES;
   // A dialog holds every page of its renderer (open-dialogs.ts), and which pages
   // share one is not known here: while one is open, no silent page is closed.
@@ -137,9 +139,10 @@ export async function closeUnresponsivePages(context: BrowserContext, options: {
   const states = probed.map((state, i): PageState => {
     if (state !== 'stuck') return state;
     if (withDialog.length) return 'held';
-    return browserWorked && now - (waitingSince.get(pages[i]!) ?? now) < WAITING_LIMIT_MS ? 'waiting' : state;
+    if (!silence || now - (waitingSince.get(pages[i]!) ?? now) >= WAITING_LIMIT_MS) return state;
+    return silence === 'starved' ? 'starved' : 'waiting';
   });
-  pages.forEach((page, i) => (states[i] === 'waiting' ? waitingSince.set(page, waitingSince.get(page) ?? now) : waitingSince.delete(page)));
+  pages.forEach((page, i) => (states[i] === 'waiting' || states[i] === 'starved' ? waitingSince.set(page, waitingSince.get(page) ?? now) : waitingSince.delete(page)));
   const hung = pages.filter((_, i) => states[i] === 'stuck');
   const urlsIn = (state: PageState) => pages.filter((_, i) => states[i] === state).map((page) => page.url());
   const urls = new Map([...already, ...hung].map((page) => [page, page.url()]));
@@ -164,5 +167,5 @@ export async function closeUnresponsivePages(context: BrowserContext, options: {
   const held = states.includes('held');
   const current = held && withDialog[0] ? await makeCurrentTab(withDialog[0].page) : false;
   const dialogs = held ? withDialog.map(({ page, dialog }, i) => ({ page: page.url(), type: dialog.type(), message: dialog.message(), current: i === 0 && current })) : [];
-  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), loading, rootless: urlsIn('rootless'), reloading: urlsIn('reloading'), navigating, waiting: urlsIn('waiting'), dialogs };
+  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), loading, rootless: urlsIn('rootless'), reloading: urlsIn('reloading'), navigating, waiting: urlsIn('waiting'), starved: urlsIn('starved'), dialogs };
 }

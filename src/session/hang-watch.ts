@@ -64,7 +64,7 @@ export class HangWatch {
     return pending;
   }
 
-  #noteFor({ closed, closing, loading, rootless, reloading, navigating, waiting, dialogs }: HungPages): string | undefined {
+  #noteFor({ closed, closing, loading, rootless, reloading, navigating, waiting, starved, dialogs }: HungPages): string | undefined {
     const all = [...closed, ...closing];
     if (all.length) this.#log.warn(`session ${this.#sessionId}: ${all.length} unresponsive page(s), ${closed.length} closed, ${closing.length} still closing: ${listed(all)}`);
     const notes = [];
@@ -75,6 +75,7 @@ export class HangWatch {
     for (const { page, waitingFor } of navigating.slice(0, 5))
       notes.push(`Note: the page ${page} is navigating to ${waitingFor}, which has not answered yet (its server, or a service worker of the site); until it does, the browser answers nothing about this page. It was left open: navigate elsewhere to continue.`);
     if (waiting.length) notes.push(`Note: the page${named(waiting)} did not answer, but no script of ${waiting.length > 1 ? 'theirs' : 'its'} was running: the browser is still busy for ${waiting.length > 1 ? 'them' : 'it'} (a screenshot of a very large page, for one). ${waiting.length > 1 ? 'They were' : 'It was'} left open: try again in a moment, or navigate elsewhere.`);
+    if (starved.length) notes.push(`Note: the page${named(starved)} did not answer while this machine's CPUs were busy with other work (${starved.length > 1 ? 'their renderers' : 'its renderer'} waited for a CPU most of the time), so ${starved.length > 1 ? 'they were' : 'it was'} left open: try again in a moment.`);
     for (const { page, type, message, current } of dialogs.slice(0, 5))
       notes.push(
         `Note: the page ${page} shows ${/^[aeiou]/.test(type) ? 'an' : 'a'} "${type}" dialog with message "${message.slice(0, 200)}". Until it is answered, that tab and the tabs sharing its renderer (the page that opened it, or that it opened) run no script, so calls on them time out; none was closed. ${current ? 'It is now the current tab: answer it with browser_handle_dialog, then select the tab you want with browser_tabs.' : 'Select it with browser_tabs, then answer it with browser_handle_dialog.'}`,
