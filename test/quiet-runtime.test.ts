@@ -160,9 +160,9 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     assert.deepEqual(diffs, []);
     const all = ours.join('\n');
     assert.match(all, /\[4,42,10\]/, 'the exposed function answers before, after and back from a navigation');
-    assert.match(all, /\[LOG\] inner loaded @ http:\/\/localhost:PORT\/inner:0/, 'the out-of-process frame\'s message, with its location');
+    assert.match(all, /\[LOG\] inner loaded @ http:\/\/localhost:PORT\/inner:\d+/, 'the out-of-process frame\'s message, with its location');
     assert.match(all, /\[WARNING\] inner clicked/);
-    assert.match(all, /\[ERROR\] second loaded @ SITE\/second:0/);
+    assert.match(all, /\[ERROR\] second loaded @ SITE\/second:\d+/);
   });
 
   test("a dedicated worker's console messages and uncaught error are listed as under the upstream CLI (its Runtime domain is kept off too)", () => {

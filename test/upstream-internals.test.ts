@@ -33,8 +33,10 @@ describe('the upstream internals the server hooks are where it expects them', ()
     isFunction(bundle.tools.Tab.forPage, 'Tab.forPage', 'src/browser/upstream-tabs.ts');
   });
 
-  test('the running tool is kept in Context._runningToolName', () => {
-    inSource(/setRunningTool\(name\) \{\s+this\._runningToolName = name;/, 'src/browser/quiet-runtime/console-flush.ts reads context._runningToolName to hold deliveries for browser_console_messages');
+  test("the console counts are read by a result's header and by browser_console_messages alone", () => {
+    const reads = source.match(/\.consoleMessageCount\(/g) ?? [];
+    assert.equal(reads.length, 2, `playwright-core ${bundlePath} reads the console counts in ${reads.length} places; src/browser/quiet-runtime/console-flush.ts takes any read outside headerSnapshot for browser_console_messages' own`);
+    inSource(/async headerSnapshot\(\) \{[\s\S]{0,400}?this\.consoleMessageCount\(\)/, 'src/browser/quiet-runtime/console-flush.ts marks the header read');
   });
 
   test("the server Page keeps its console list in _consoleMessages, filled by addConsoleMessage", () => {

@@ -188,11 +188,6 @@ export async function resolveUpstreamConfig(config: Config, env: Env, inputs: Up
   if (inputs.object?.browser?.contextOptions?.viewport === undefined && (await viewportDefaulted(tools, cliOptions, filtered, contextOptions.viewport))) delete contextOptions.viewport;
   return {
     ...resolved,
-    // The upstream's WebMCP discovery reads document.modelContext and
-    // navigator.modelContext in the page's own world at every snapshot, which a
-    // page sees with a getter: off unless asked for (config file or env, true;
-    // the upstream's resolver keeps only a false from env or flags).
-    webmcp: resolved.webmcp ?? filtered.PLAYWRIGHT_MCP_WEBMCP === 'true',
     // A remote (HTTP) client cannot resolve paths relative to the server's working directory.
     filePaths: env.PLAYWRIGHT_MCP_FILE_PATHS || fromFlags.filePaths || stdio ? resolved.filePaths : 'absolute',
     // --isolated wins over --shared-browser-context (the upstream gives each client a context of its own): over HTTP each session keeps its own browser.

@@ -41,7 +41,6 @@ const snapshotTaken = new WeakSet<TabLike>();
 // held (both reads are Playwright's own bookkeeping, no answer from the
 // browser needed); the held messages follow the list at once. The counts a
 // result's header reads (headerSnapshot, after the list) hold nothing.
-const LIST_TOOL = 'browser_console_messages';
 const LIST_HOLD_MS = 1000;
 /** Per upstream Context (a tab's .context): opens what the count read held. */
 const heldFor = new WeakMap<object, () => void>();
@@ -50,7 +49,7 @@ const inHeader = new WeakSet<TabLike>();
 let patched = false;
 
 interface TabLike {
-  context: { _runningToolName?: string };
+  context: object;
   page: Page;
   modalStates(): unknown[];
   captureSnapshot(...args: unknown[]): Promise<unknown>;
@@ -65,7 +64,8 @@ async function settle(): Promise<void> {
 
 /** Before the counts browser_console_messages reads ahead of its list. */
 async function holdUntilListed(tab: TabLike): Promise<void> {
-  if (tab.context._runningToolName !== LIST_TOOL || inHeader.has(tab)) return;
+  // The counts are read by a result's header (marked) and by browser_console_messages alone.
+  if (inHeader.has(tab)) return;
   const shim = shims.get(tab.page.context());
   if (!shim || heldFor.has(tab.context) || consoleFallbackOn(tab.page.context())) return;
   const open = shim.holdDeliveries();
