@@ -31,6 +31,7 @@ import type { WarmPool } from './warm-pool.ts';
 import { SessionFiles } from './files/session-files.ts';
 import { withNotesAndFiles } from './files/result-files.ts';
 import { capResult } from './result-cap.ts';
+import { resultRedaction } from './result-redact.ts';
 import { connectUpstream } from './upstream-link.ts';
 import { HangWatch } from './hang-watch.ts';
 import { withStuckScriptsStopped } from './stuck-script-watch.ts';
@@ -69,6 +70,8 @@ export class BridgeSession {
   #closing: Promise<void> | undefined;
   #starting: Promise<void> | undefined;
   #hangs: HangWatch;
+  /** --secrets and --redact-url-params over the whole result, our notes included (result-redact.ts). */
+  #redact: ReturnType<typeof resultRedaction>;
   #calls = new CallsInFlight();
   #idleClose: IdleBrowserClose;
 
@@ -79,6 +82,7 @@ export class BridgeSession {
     this.#id = options.shared ? sessionId(options.config) : this.#launch.id;
     this.#config = this.#launch.config;
     this.#hangs = new HangWatch(this.browser, options.log, this.id);
+    this.#redact = resultRedaction(options.upstreamConfig);
     // A shared browser is the other clients' too: it closes with the last session, not on one's idling.
     this.#idleClose = new IdleBrowserClose(options.shared ? undefined : options.upstreamConfig.timeouts?.idle, () => this.#closeIdleBrowser());
     this.server = new Server(SERVER_INFO, SERVER_OPTIONS);
@@ -183,7 +187,8 @@ export class BridgeSession {
     this.#calls.started();
     try {
       await this.#idleClose.callStarts();
-      const result = capResult(await this.#withFiles(await this.#dispatch(params, extra)), this.#config.maxResultChars);
+      const answered = await this.#withFiles(await this.#dispatch(params, extra));
+      const result = capResult(this.#redact ? this.#redact(answered) : answered, this.#config.maxResultChars);
       observeToolCall(toolLabel(params.name, result.isError ? textOf(result) : undefined), started, result.isError === true);
       return result;
     } catch (error) {
