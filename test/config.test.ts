@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { runCli, testEnv } from './helpers/server.ts';
+import { ROOT, runCli, testEnv } from './helpers/server.ts';
 
 // One test per class of bad input: the process stops before serving, exit 2,
 // the message names the setting, the value and the fix; no stack trace, and
@@ -25,6 +25,14 @@ describe('bad configuration stops the server with a clear error', () => {
 
   test('a boolean env var that is not a boolean word', () =>
     refused([], { PLAYWRIGHT_MCP_HEADLESS: 'maybe' }, /PLAYWRIGHT_MCP_HEADLESS/, /"maybe"/, /true\/false, 1\/0, yes\/no, on\/off/));
+
+  test("every boolean PLAYWRIGHT_MCP_* variable the upstream reads (from its package) is refused with a value that is not a boolean word", async () => {
+    const source = fs.readFileSync(path.join(ROOT, 'node_modules/playwright-core/lib/coreBundle.js'), 'utf8');
+    const names = [...new Set([...source.matchAll(/envToBoolean\(e\.(PLAYWRIGHT_MCP_[A-Z_]+)\)/g)].map((m) => m[1]!))];
+    assert.ok(names.includes('PLAYWRIGHT_MCP_ISOLATED'), `found: ${names}`);
+    // The upstream ignores a value it cannot parse; ours must name it. EXTENSION is refused whatever its value (below).
+    for (const name of names.filter((n) => n !== 'PLAYWRIGHT_MCP_EXTENSION')) await refused([], { [name]: 'maybe' }, new RegExp(name), /"maybe"/);
+  });
 
   test('a boolean flag typo is not silently false', () =>
     refused(['--allow-unsafe-code=ture'], {}, /--allow-unsafe-code/, /"ture"/, /yes\/no/));
