@@ -171,5 +171,7 @@ test("Playwright's code that serves an evaluate in the page shows no Playwright 
   assert.ok(theirs.callers.some((c) => names.test(c)), 'the upstream shows Playwright names to the wrapped builtins (the probe works)');
   assert.ok(mine.callers.some((c) => /^bind <- at new /.test(c)) && mine.callers.some((c) => /^keys <- /.test(c)), `ours runs the same code in the page: ${mine.callers.join(' || ')}`);
   for (const callers of mine.callers) assert.doesNotMatch(callers, names);
-  assert.deepEqual(mine.results, theirs.results, 'the results read as the upstream\'s');
+  // An Error in a result carries its stack (playwright-core 1.66): its frames are where ours differs by design.
+  const frameless = (results: typeof mine.results) => results.map((r) => r?.replace(/(\n\s+at [^\n]*)+/g, '\n      at …'));
+  assert.deepEqual(frameless(mine.results), frameless(theirs.results), 'the results read as the upstream\'s');
 });

@@ -56,9 +56,9 @@ return { __proto__: null, result, isFunction };
  * hold it either (CDP awaits the returned promise without `then`).
  */
 function utilityCall(wrapperSource: string): string {
-  return `(utilityScript, ...args) => { args[3] = ${wrapperSource}; if (args[1] !== true || typeof utilityScript.jsonValue !== "function") return utilityScript.evaluate(...args);
-const serialize = args[2]; args[1] = false; const pending = utilityScript.evaluate(...args);
-return (async () => { const value = await pending; let json; try { json = utilityScript.jsonValue(true, value, serialize); } catch { json = undefined; } return json !== null && typeof json === "object" ? { __proto__: null, ...json } : json; })(); }`;
+  return `(utilityScript, ...args) => { args[2] = ${wrapperSource}; if (args[1] !== true || typeof utilityScript.jsonValue !== "function") return utilityScript.evaluate(...args);
+args[1] = false; const pending = utilityScript.evaluate(...args);
+return (async () => { const value = await pending; let json; try { json = utilityScript.jsonValue(true, value); } catch { json = undefined; } return json !== null && typeof json === "object" ? { __proto__: null, ...json } : json; })(); }`;
 }
 
 // The user's page function at the top of the source (evaluated before the call: a function
@@ -72,7 +72,7 @@ return (async () => { const value = await pending; let json; try { json = utilit
 // itself: that one is left as Playwright has it.
 function codeCall(text: string): string {
   const callValue = 'isFunction === true || (isFunction !== false && typeof value === "function") ? value(...parameters) : value';
-  return `((value) => (utilityScript, ...args) => { const isFunction = args[0]; args[0] = true; if (args[1] !== true || typeof utilityScript.jsonValue !== "function") { args[3] = (...parameters) => (async () => { await 0; return ${callValue}; })(); return utilityScript.evaluate(...args); } const serialize = args[2]; args[1] = false; args[3] = (...parameters) => (async () => { await 0; const returned = ${callValue}; const result = returned !== null && (typeof returned === "object" || typeof returned === "function") && returned.then !== ({}).then ? await returned : returned; return { __proto__: null, result }; })(); const pending = utilityScript.evaluate(...args); return (async () => { const { result } = await pending; let json; try { json = utilityScript.jsonValue(true, result, serialize); } catch { json = undefined; } return json !== null && typeof json === "object" ? { __proto__: null, ...json } : json; })(); })((0, (${text}
+  return `((value) => (utilityScript, ...args) => { const isFunction = args[0]; args[0] = true; if (args[1] !== true || typeof utilityScript.jsonValue !== "function") { args[2] = (...parameters) => (async () => { await 0; return ${callValue}; })(); return utilityScript.evaluate(...args); } args[1] = false; args[2] = (...parameters) => (async () => { await 0; const returned = ${callValue}; const result = returned !== null && (typeof returned === "object" || typeof returned === "function") && returned.then !== ({}).then ? await returned : returned; return { __proto__: null, result }; })(); const pending = utilityScript.evaluate(...args); return (async () => { const { result } = await pending; let json; try { json = utilityScript.jsonValue(true, result); } catch { json = undefined; } return json !== null && typeof json === "object" ? { __proto__: null, ...json } : json; })(); })((0, (${text}
 )))`;
 }
 
@@ -97,8 +97,8 @@ export function cleanUserEvaluate(text: string, sources: readonly string[] = [])
   const message = JSON.parse(text) as CallMessage;
   const params = message.params;
   if (params?.functionDeclaration !== UTILITY_CALL || !Array.isArray(params.arguments)) return undefined;
-  // UtilityScript.evaluate(isFunction, returnByValue, serialize, expression, argCount, ...args, ...handles)
-  const [, , , , expression, argCount] = params.arguments;
+  // UtilityScript.evaluate(isFunction, returnByValue, expression, argCount, ...args, ...handles) (playwright-core 1.66; 1.64 had a `serialize` before `expression`)
+  const [, , , expression, argCount] = params.arguments;
   if (typeof expression?.value !== 'string') return undefined;
   const shape = WRAPPER.exec(expression.value) ?? WRAPPER_MINIFIED.exec(expression.value);
   if (!shape) {
@@ -108,7 +108,7 @@ export function cleanUserEvaluate(text: string, sources: readonly string[] = [])
   }
   const count = argCount?.value;
   if (typeof count !== 'number' || count < 1) return undefined;
-  const userText = params.arguments[5 + count]?.value;
+  const userText = params.arguments[4 + count]?.value;
   if (typeof userText !== 'string' || !parses(`(${userText})`)) return undefined;
   params.functionDeclaration = utilityCall(wrapper(!!shape[1], userText));
   return JSON.stringify(message);
