@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
+import { startHostileSite, type HostileSite } from './helpers/hostile-site.ts';
 import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { normalise } from './helpers/side-by-side.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
@@ -21,19 +20,14 @@ const SECRET = 'S3cretVALUE7';
 describe('side by side with the upstream CLI: --secrets and --redact-url-params cover our notes too', { timeout: 120_000 }, () => {
   const dirs = useTempDir('spm-redact-');
   const servers: Connected[] = [];
-  const held: http.ServerResponse[] = [];
-  let site: http.Server;
+  let site: HostileSite | undefined;
   let base: string;
   const results: Record<'upstream' | 'ours', string> = { upstream: '', ours: '' };
 
   before(async () => {
-    site = http.createServer((req, res) => {
-      // A server that takes the request and never answers: the navigation waits on it.
-      if (req.url?.startsWith('/hang')) return void held.push(res);
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Home</title><p>home</p>');
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    // Its /hang takes the request and never answers: the navigation waits on it.
+    site = await startHostileSite();
+    base = site.url;
     const secrets = path.join(dirs.path, 'secrets.env');
     fs.writeFileSync(secrets, `MY_SECRET=${SECRET}\n`);
     const args = ['--redact-url-params', 'token', '--secrets', secrets, '--timeout-navigation', '3000'];
@@ -42,15 +36,14 @@ describe('side by side with the upstream CLI: --secrets and --redact-url-params 
       fs.mkdirSync(dir);
       const server = name === 'upstream' ? await connectUpstream(dir, args) : await connect(testEnv(dir), args);
       servers.push(server);
-      await server.client.callTool({ name: 'browser_navigate', arguments: { url: `${base}/` } });
+      await server.client.callTool({ name: 'browser_navigate', arguments: { url: `${base}/frame?depth=8` } });
       const result = await server.client.callTool({ name: 'browser_navigate', arguments: { url: `${base}/hang?token=${TOKEN}&s=${SECRET}` } });
       results[name] = `error=${!!result.isError}\n${normalise(textOf(result), base, dir)}`;
     }
   });
   after(async () => {
     await closeAll(servers);
-    for (const res of held) res.destroy();
-    site?.close();
+    await site?.close();
   });
 
   test('the navigate times out on both; the upstream sends its error unredacted, ours carries neither value', () => {

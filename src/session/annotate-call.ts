@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionBrowser } from '../browser/session-browser.ts';
 import { isCompiledBinary } from '../runtime.ts';
+import { errorResult } from './error-result.ts';
 
 export const ANNOTATE_TOOL = 'browser_annotate';
 
@@ -14,10 +15,9 @@ export const ANNOTATE_TOOL = 'browser_annotate';
  */
 export async function beforeAnnotate(browser: SessionBrowser, clientName: string | undefined): Promise<CallToolResult | undefined> {
   if (isCompiledBinary())
-    return {
-      content: [{ type: 'text', text: `### Error\n${ANNOTATE_TOOL} opens the Playwright Dashboard, a web app of the playwright-core package that the standalone binary does not include. Run the npm package for it (npx -y stealth-playwright-mcp, the same flags).` }],
-      isError: true,
-    };
+    return errorResult(
+      `${ANNOTATE_TOOL} opens the Playwright Dashboard, a web app of the playwright-core package that the standalone binary does not include. Run the npm package for it (npx -y stealth-playwright-mcp, the same flags).`,
+    );
   await browser.publishForDashboard(clientName ?? 'stealth-playwright-mcp');
   return undefined;
 }

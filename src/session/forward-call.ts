@@ -2,6 +2,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '../mcp-sdk.ts';
 import type { LaunchClock } from '../browser/launch-clock.ts';
+import { errorResult } from './error-result.ts';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -92,8 +93,7 @@ export async function forwardToolCall(
     return (await pending) as CallToolResult;
   } catch (error) {
     if (!deadline.signal.aborted || extra.signal.aborted) throw error;
-    const text = `### Error\nTimeout ${deadlineMs}ms exceeded: ${params.name} did not finish (the page may be stuck); the bridge cancelled it so the session can go on.`;
-    return { content: [{ type: 'text', text }], isError: true };
+    return errorResult(`Timeout ${deadlineMs}ms exceeded: ${params.name} did not finish (the page may be stuck); the bridge cancelled it so the session can go on.`);
   } finally {
     disarm();
   }

@@ -1,5 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '../mcp-sdk.ts';
+import { errorResult } from './error-result.ts';
 
 // Runs client code in a node:vm inside this process: it can read other
 // sessions' pages and reach `process`. Hidden unless the operator opts in.
@@ -34,17 +35,15 @@ export function visibleUpstreamTools(tools: Tool[], allowUnsafeCode: boolean): T
  */
 export function refusal(name: string, args: Record<string, unknown> | undefined, session: { unsafeCodeAllowed: boolean; outputBytes: number; outputMaxBytes: number | undefined }): CallToolResult | undefined {
   if (session.outputMaxBytes !== undefined && session.outputBytes > session.outputMaxBytes)
-    return {
-      content: [{ type: 'text', text: `### Error\nThis session's files take ${session.outputBytes} bytes, more than --session-output-max-bytes (${session.outputMaxBytes}): its browser tools are stopped. Read what you need with resources/read, end the session and start a new one, or ask the operator to raise the limit.` }],
-      isError: true,
-    };
+    return errorResult(
+      `This session's files take ${session.outputBytes} bytes, more than --session-output-max-bytes (${session.outputMaxBytes}): its browser tools are stopped. Read what you need with resources/read, end the session and start a new one, or ask the operator to raise the limit.`,
+    );
   if (name === UNSAFE_CODE_TOOL && !session.unsafeCodeAllowed)
     throw new McpError(ErrorCode.InvalidParams, `Tool ${UNSAFE_CODE_TOOL} is disabled on this server: it runs code inside the server process. The operator can enable it with --allow-unsafe-code.`);
   if (name === 'browser_tabs' && isolatedContextAsked(args))
-    return {
-      content: [{ type: 'text', text: `### Error\nIsolated contexts are not supported on this server (browser_tabs isolatedContext "${String(args?.isolatedContext).slice(0, 100)}"): a context the upstream opens beside the session's own would have none of its stealth setup, guards and hang recovery. Each session is already a browser of its own: open a new MCP session for an isolated one, or leave isolatedContext out.` }],
-      isError: true,
-    };
+    return errorResult(
+      `Isolated contexts are not supported on this server (browser_tabs isolatedContext "${String(args?.isolatedContext).slice(0, 100)}"): a context the upstream opens beside the session's own would have none of its stealth setup, guards and hang recovery. Each session is already a browser of its own: open a new MCP session for an isolated one, or leave isolatedContext out.`,
+    );
   return undefined;
 }
 
