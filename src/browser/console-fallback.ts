@@ -232,6 +232,13 @@ export async function enableConsoleFallback(context: BrowserContext, ignoreNativ
   await context.addInitScript(recorder, STORE);
 }
 
+/** A context opened beside `first` (browser_tabs isolatedContext) records as `first` does. */
+export async function followConsoleFallback(first: BrowserContext, next: BrowserContext): Promise<void> {
+  if (!enabled.has(first)) return;
+  enabled.add(next);
+  await next.addInitScript(recorder, STORE);
+}
+
 /**
  * Installs the recorder where it is needed: only a build that hides console
  * messages from the driver needs it; on any other it would be an in-page

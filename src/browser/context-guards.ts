@@ -60,20 +60,26 @@ export class ContextGuards {
 
   /** A browser this server launched, all guards; `stops` end a popup flood at its source (page-guard.ts). */
   guardLaunched(browser: Browser, context: BrowserContext, stops?: ScriptStops): void {
-    const limits = this.#limits;
-    this.guardAttached(context);
     settleOutsidePages();
     endLoadWaitsAtDialogs();
     formatRaceStacksLazily();
+    this.#printPreviews = this.#limits.headed ? cancelPrintPreviews(browser, () => this.#printsCancelled++, this.#log) : undefined;
+    this.#passkeys = new PasskeyGuard();
+    this.guardPagesOf(context, stops);
+  }
+
+  /** The page guards of one context: the launched one, and each the upstream opens beside it (browser_tabs isolatedContext). */
+  guardPagesOf(context: BrowserContext, stops?: ScriptStops): void {
+    const limits = this.#limits;
+    this.guardAttached(context);
     guardDownloads(context, limits.maxDownloadBytes, (stopped) =>
       this.#notes.push(`Note: the download of ${stopped.url} was stopped at ${stopped.bytes} bytes: it grew past --max-download-bytes (${limits.maxDownloadBytes}).`),
     );
     guardPages(context, limits.maxPages, () => this.#tabsClosed++, stops && { stops, onStopped: () => (this.#openersStopped = true), onOpenerEnded: (url) => this.#openersEnded.push(url) });
     if (limits.popupBlocker) watchBlockedPopups(context, (popup) => this.#popupsBlocked.add(popup));
-    this.#printPreviews = limits.headed ? cancelPrintPreviews(browser, () => this.#printsCancelled++, this.#log) : undefined;
     watchForHangCheck(context);
     leaveOutChurningFrames(context, (url) => this.#framesLeftOut.add(url));
-    this.#passkeys = new PasskeyGuard(context);
+    this.#passkeys?.watch(context);
   }
 
   get passkeys(): PasskeyGuard | undefined {

@@ -112,10 +112,10 @@ export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], loading: [], 
  * (a page that answers does so in milliseconds: ~0.5 s, plus the close). A page kept busy
  * rather than stuck (a flood of history entries) may take the browser longer
  * to close: its close goes on in the background and it is reported as closing.
- * A blank page is opened when no page would be left, so the upstream always
+ * A blank page is opened when no page would be left (`reopen`, the default), so the upstream always
  * has a tab to go on with once the hung ones are gone.
  */
-export async function closeUnresponsivePages(context: BrowserContext, options: { probeMs: number; stops?: ScriptStops; cancelled?: AbortSignal }): Promise<HungPages> {
+export async function closeUnresponsivePages(context: BrowserContext, options: { probeMs: number; stops?: ScriptStops; cancelled?: AbortSignal; reopen?: boolean }): Promise<HungPages> {
   const { probeMs } = options;
   const pages = context.pages().filter((page) => !page.isClosed());
   // A page already asked to close (by an earlier check, or as a popup past
@@ -154,7 +154,7 @@ export async function closeUnresponsivePages(context: BrowserContext, options: {
   if (stops && hung.length) stops.stop(new Set((await Promise.all(hung.map((page) => targetIdOf(context, page, probeMs)))).filter((id) => id !== undefined)));
   await withDeadline(Promise.all(hung.map((page) => askClose(page, 'unresponsive'))), CLOSE_MS);
   const closing = [...already, ...hung].filter((page) => !page.isClosed());
-  if (hung.length && context.pages().every((page) => closeAskedFor(page))) {
+  if (options.reopen !== false && hung.length && context.pages().every((page) => closeAskedFor(page))) {
     const blank = context.newPage().catch(() => undefined);
     // While a close is still under way the call has waited long enough: the tab comes when it comes.
     if (!closing.length) await withDeadline(blank, CLOSE_MS);

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { Logger } from '../log.ts';
-import { setUpConsoleFallback } from './console-fallback.ts';
+import { followConsoleFallback, setUpConsoleFallback } from './console-fallback.ts';
 import type { ContextGuards } from './context-guards.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { flushConsoleBeforeReads } from './quiet-runtime/console-flush.ts';
@@ -34,6 +34,25 @@ export async function setUpLaunchedContext(
   session.guards.guardLaunched(browser, context, scriptStopsOf(quiet));
   context.on('close', () => void browser.close().catch(() => {}));
   return consoleFallbackActive;
+}
+
+/**
+ * A context the upstream opens beside the launched one (browser_tabs
+ * isolatedContext) gets what the launched one got, its own pages' guards
+ * included: the identity and the quiet runtime are the browser's already.
+ * Closing it leaves the browser running.
+ */
+export async function setUpIsolatedContext(
+  first: BrowserContext,
+  context: BrowserContext,
+  launched: { quiet: QuietRuntime | undefined; quietConsole: boolean },
+  session: { plan: LaunchPlan; guards: ContextGuards; userScripts: UserScripts },
+): Promise<void> {
+  const { quiet } = launched;
+  if (session.plan.binary.engine === 'stealth') keepQueriesInUtilityWorld(context, session.userScripts);
+  if (quiet && launched.quietConsole) flushConsoleBeforeReads(context, quiet);
+  await followConsoleFallback(first, context);
+  session.guards.guardPagesOf(context, scriptStopsOf(quiet));
 }
 
 /** With the quiet runtime, its shim stops a page's script (or crashes its renderer) on Playwright's own DevTools session. */

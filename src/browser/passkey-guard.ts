@@ -22,14 +22,16 @@ const COMMAND_MS = 1_000;
  * handler.
  */
 export class PasskeyGuard {
-  readonly #context: BrowserContext;
+  readonly #contexts = new Set<BrowserContext>();
   readonly #session = pageSessions(COMMAND_MS);
   #running = 0;
   #graceTimer: NodeJS.Timeout | undefined;
   #on = false;
 
-  constructor(context: BrowserContext) {
-    this.#context = context;
+  /** Covers the pages of `context` too (the session's own, and each isolated one). */
+  watch(context: BrowserContext): void {
+    this.#contexts.add(context);
+    context.on('close', () => this.#contexts.delete(context));
     context.on('page', (page) => {
       if (this.#on) void this.#send(page, true);
     });
@@ -66,7 +68,7 @@ export class PasskeyGuard {
   }
 
   async #sendAll(enable: boolean): Promise<void> {
-    await Promise.all(this.#context.pages().map((page) => this.#send(page, enable)));
+    await Promise.all([...this.#contexts].flatMap((context) => context.pages()).map((page) => this.#send(page, enable)));
   }
 
   async #send(page: Page, enable: boolean): Promise<void> {

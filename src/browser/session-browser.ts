@@ -2,16 +2,16 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import type { Logger } from '../log.ts';
 import { metrics } from '../metrics/metrics.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
-import { closeUnresponsivePages, NO_HUNG_PAGES, type HungPages } from './hang-recovery.ts';
-import { NOTHING_STOPPED, stopScriptBeforeLeaving, stopStuckScripts, type StoppedScripts } from './stuck-scripts.ts';
+import { NO_HUNG_PAGES, type HungPages } from './hang-recovery.ts';
+import { closeUnresponsivePagesIn, currentTabIn, openContextsAsFirst, stopStuckScriptsIn } from './isolated-contexts.ts';
+import { NOTHING_STOPPED, stopScriptBeforeLeaving, type StoppedScripts } from './stuck-scripts.ts';
 import { leaveTab } from './leaving-tab.ts';
-import { currentTabOf } from './upstream-tabs.ts';
 import { ContextGuards } from './context-guards.ts';
 import { untilClosed, withDeadline } from './deadline.ts';
 import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { openPageAhead } from './page-ahead.ts';
-import { scriptStopsOf, setUpLaunchedContext } from './launched-context.ts';
+import { scriptStopsOf, setUpIsolatedContext, setUpLaunchedContext } from './launched-context.ts';
 import { launchProfileInfo } from './launch-profile-info.ts';
 import { takeQuietRuntime } from './quiet-runtime/spawn-hook.ts';
 import { spawnBrowser } from './spawn-browser.ts';
@@ -53,6 +53,8 @@ export class SessionBrowser {
   /** The pipe shim keeping the current browser's pages' Runtime domain off (--quiet-runtime). */
   #quiet: QuietRuntime | undefined;
   readonly #userScripts = new UserScripts();
+  /** The contexts the upstream opened beside the current browser's first one (browser_tabs isolatedContext). */
+  #isolated: ReadonlySet<BrowserContext> = new Set();
 
   constructor(plan: LaunchPlan, log: Logger, hooks: BrowserHooks = {}) {
     this.#plan = plan;
@@ -211,7 +213,9 @@ export class SessionBrowser {
     if (!context) throw new Error(this.#closed ? 'The session is closed.' : 'The browser exited while its first context was being created.');
     this.#quiet = quiet ? takeQuietRuntime(quiet.token) : undefined;
     const setUp = { browser, context, executablePath, quiet: this.#quiet, quietConsole: quiet?.console ?? false };
-    this.#consoleFallbackActive = (await setUpLaunchedContext(setUp, { plan: this.#plan, guards: this.#guards, userScripts: this.#userScripts, log: this.#log })) ?? this.#consoleFallbackActive;
+    const session = { plan: this.#plan, guards: this.#guards, userScripts: this.#userScripts, log: this.#log };
+    this.#consoleFallbackActive = (await setUpLaunchedContext(setUp, session)) ?? this.#consoleFallbackActive;
+    this.#isolated = openContextsAsFirst(browser, contextOptions, (isolated) => setUpIsolatedContext(context, isolated, setUp, session));
     // Before the upstream gets the context, so it never sees that page before asking for one.
     if (this.#warm) await openPageAhead(context);
     this.#log.debug(`browser ${browser.version()} launched in ${Math.round(performance.now() - started)} ms`);
@@ -230,25 +234,24 @@ export class SessionBrowser {
 
   /** Closes pages whose renderer hangs (no answer within probeMs) and names pages no snapshot can settle on. Nothing when no browser runs. */
   async closeHungPages(probeMs: number, cancelled?: AbortSignal): Promise<HungPages> {
-    const context = await this.runningContext();
-    return context ? closeUnresponsivePages(context, { probeMs, stops: scriptStopsOf(this.#quiet), cancelled }) : NO_HUNG_PAGES;
+    const contexts = await this.#runningContexts();
+    return contexts.length ? closeUnresponsivePagesIn(contexts, { probeMs, stops: scriptStopsOf(this.#quiet), cancelled }) : NO_HUNG_PAGES;
   }
 
   /** Stops the script of out-of-process frames and background tabs that never yield (stuck-scripts.ts). Needs the quiet runtime's sessions. */
   async stopStuckScripts(): Promise<StoppedScripts> {
-    const context = await this.runningContext();
+    const contexts = await this.#runningContexts();
     const stops = scriptStopsOf(this.#quiet);
-    return context && stops ? stopStuckScripts(context, stops).catch(() => NOTHING_STOPPED) : NOTHING_STOPPED;
+    return contexts.length && stops ? stopStuckScriptsIn(contexts, stops) : NOTHING_STOPPED;
   }
 
   /** A navigation starts: the current tab's stuck script is stopped now (`stopped`: its URL) or by a check until `ends` (leaving-tab.ts). No tab before the upstream holds the context: no launch waited for. */
   async navigationStarts(): Promise<{ ends: () => void; stopped?: string }> {
-    const context = this.#contextGiven ? await this.runningContext() : undefined;
-    const page = context && currentTabOf(context);
+    const page = this.#contextGiven ? currentTabIn(await this.#runningContexts()) : undefined;
     const stops = scriptStopsOf(this.#quiet);
-    if (!context || !page || !stops) return { ends: () => {} };
-    const stopped = await stopScriptBeforeLeaving(context, page, stops).catch(() => undefined);
-    return { ends: leaveTab(context, page), stopped };
+    if (!page || !stops) return { ends: () => {} };
+    const stopped = await stopScriptBeforeLeaving(page.context(), page, stops).catch(() => undefined);
+    return { ends: leaveTab(page.context(), page), stopped };
   }
 
   /** Publishes the running browser for the Playwright Dashboard (browser_annotate); nothing when none runs. */
@@ -262,6 +265,18 @@ export class SessionBrowser {
     return this.running ? this.#pending?.catch(() => undefined) : undefined;
   }
 
+  /** The context of the upstream's current tab (an isolated one, or the first), if a browser runs. */
+  async currentContext(): Promise<BrowserContext | undefined> {
+    const contexts = await this.#runningContexts();
+    return currentTabIn(contexts)?.context() ?? contexts[0];
+  }
+
+  /** The running browser's first context, then those opened beside it. */
+  async #runningContexts(): Promise<BrowserContext[]> {
+    const first = await this.runningContext();
+    return first ? [first, ...this.#isolated] : [];
+  }
+
   /** A mark to hand to `closingPagesGone`: how many tabs this session asked to close have gone so far. */
   get closedTabs(): number {
     return (this.#browser?.contexts() ?? []).reduce((sum, context) => sum + closedCount(context), 0);
@@ -273,8 +288,7 @@ export class SessionBrowser {
    * were still closing and all went within ms.
    */
   async closingPagesGone(ms: number, sinceMark: number): Promise<boolean> {
-    const context = await this.runningContext();
-    const closing = context ? stillClosing(context) : [];
+    const closing = (await this.#runningContexts()).flatMap(stillClosing);
     if (!closing.length) return this.closedTabs !== sinceMark;
     return allClosed(closing, ms);
   }

@@ -221,7 +221,7 @@ export class BridgeSession {
   async #dispatch(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]): Promise<CallToolResult> {
     const local = localTools.get(params.name);
     if (local) return jsonResult(local.run(this.#facts()));
-    const refused = refusal(params.name, params.arguments, { unsafeCodeAllowed: unsafeCodeAllowed(this.#config), outputBytes: this.#outputBytes, outputMaxBytes: this.#ownOutputDir ? this.#config.sessionOutputMaxBytes : undefined });
+    const refused = refusal(params.name, { unsafeCodeAllowed: unsafeCodeAllowed(this.#config), outputBytes: this.#outputBytes, outputMaxBytes: this.#ownOutputDir ? this.#config.sessionOutputMaxBytes : undefined });
     if (refused) return refused;
     const unavailable = params.name === ANNOTATE_TOOL && (await this.#listTools()).some((t) => t.name === ANNOTATE_TOOL) ? await beforeAnnotate(this.browser, this.server.getClientVersion()?.name) : undefined;
     if (unavailable) return unavailable;

@@ -85,7 +85,7 @@ export async function retryAfterPageNavigation(result: CallToolResult, sent: Sen
     if (performance.now() - sent.at >= LATE_MS) return answer;
     const [, asked, other] = NAVIGATION_INTERRUPTED.exec(textOf(answer)) ?? [];
     if (asked === undefined || asked === other) return answer;
-    const context = await call.browser.runningContext();
+    const context = await call.browser.currentContext();
     if (context) await pageAt(context, asked, INTERRUPTED_WAIT_MS);
     const times = retry === 1 ? 'once more' : 'again';
     answer = withNote(await call.forward(), `Note: the page started a navigation of its own (to ${other}) as this one began (a refresh or redirect loop, or the error page of an earlier navigation), which cut it short; the navigation to ${asked} was sent ${times}.`);

@@ -33,22 +33,12 @@ export function visibleUpstreamTools(tools: Tool[], allowUnsafeCode: boolean): T
  * unknown tool), or any browser tool once the session's files passed their
  * limit (outputMaxBytes: undefined when the directory is not the session's own).
  */
-export function refusal(name: string, args: Record<string, unknown> | undefined, session: { unsafeCodeAllowed: boolean; outputBytes: number; outputMaxBytes: number | undefined }): CallToolResult | undefined {
+export function refusal(name: string, session: { unsafeCodeAllowed: boolean; outputBytes: number; outputMaxBytes: number | undefined }): CallToolResult | undefined {
   if (session.outputMaxBytes !== undefined && session.outputBytes > session.outputMaxBytes)
     return errorResult(
       `This session's files take ${session.outputBytes} bytes, more than --session-output-max-bytes (${session.outputMaxBytes}): its browser tools are stopped. Read what you need with resources/read, end the session and start a new one, or ask the operator to raise the limit.`,
     );
   if (name === UNSAFE_CODE_TOOL && !session.unsafeCodeAllowed)
     throw new McpError(ErrorCode.InvalidParams, `Tool ${UNSAFE_CODE_TOOL} is disabled on this server: it runs code inside the server process. The operator can enable it with --allow-unsafe-code.`);
-  if (name === 'browser_tabs' && isolatedContextAsked(args))
-    return errorResult(
-      `Isolated contexts are not supported on this server (browser_tabs isolatedContext "${String(args?.isolatedContext).slice(0, 100)}"): a context the upstream opens beside the session's own would have none of its stealth setup, guards and hang recovery. Each session is already a browser of its own: open a new MCP session for an isolated one, or leave isolatedContext out.`,
-    );
   return undefined;
-}
-
-// The upstream (0.0.86) opens a browser.newContext() of its own for a named isolated context; "default" is the session's.
-function isolatedContextAsked(args: Record<string, unknown> | undefined): boolean {
-  const name = args?.isolatedContext;
-  return name !== undefined && name !== '' && name !== 'default';
 }

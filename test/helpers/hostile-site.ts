@@ -9,6 +9,11 @@ const button = (label: string, onclick: string) => `<button onclick="${onclick.r
 
 export const HOSTILE_PAGES: Record<string, string> = {
   '/calm': html('Calm page', '<h1>Calm</h1><p>nothing happens here</p>'),
+  // A page that wraps its own addEventListener and getBoundingClientRect sees every caller in its world (main-world.test.ts).
+  '/watched-world': html(
+    'Watched world',
+    `${button('Press', "document.title = 'pressed'")}<p id="seen"></p><script>const seen = []; const add = EventTarget.prototype.addEventListener; EventTarget.prototype.addEventListener = function (type, ...rest) { seen.push(type); return add.call(this, type, ...rest); }; const measure = Element.prototype.getBoundingClientRect; Element.prototype.getBoundingClientRect = function () { seen.push('getBoundingClientRect'); return measure.call(this); }; setInterval(() => (document.getElementById('seen').textContent = 'seen: ' + (seen.join(',') || 'nothing')), 10);</script>`,
+  ),
   '/alert-load': html('Alert on load', '<script>alert("alert while loading")</script><p>after alert</p>'),
   '/confirm-load': html('Confirm on load', '<script>document.title = "answer " + confirm("confirm while loading")</script>'),
   '/prompt-load': html('Prompt on load', '<script>document.title = "answer " + prompt("prompt while loading", "x")</script>'),
