@@ -36,7 +36,7 @@ describe('browser_tabs isolatedContext, side by side with the upstream CLI (0.0.
   const sides: Record<'upstream' | 'ours', { server: Connected; dir: string; opened: string; tabs: string }> = {} as never;
   const call = async (name: 'upstream' | 'ours', tool: string, args: Record<string, unknown> = {}) => {
     const result = await sides[name].server.client.callTool({ name: tool, arguments: args });
-    return { error: !!result.isError, text: normalise(textOf(result), site.url, sides[name].dir) };
+    return { error: !!result.isError, text: normalise(textOf(result).replaceAll(site.otherOrigin, 'SITE-OTHER'), site.url, sides[name].dir) };
   };
 
   before(async () => {
@@ -102,6 +102,18 @@ describe('browser_tabs isolatedContext, side by side with the upstream CLI (0.0.
     assert.doesNotMatch(tabs, /busy-loop/, tabs);
     const calm = await call('ours', 'browser_navigate', { url: `${site.url}/calm?after` });
     assert.match(calm.text, /Calm/, calm.text);
+  });
+
+  test("ours: a background tab in an isolated context whose script never yields is stopped and named, while the current tab is in the first context", async () => {
+    await call('ours', 'browser_tabs', { action: 'new', url: `${site.otherOrigin}/spin-tab`, isolatedContext: 'spinning' });
+    // The first context's tab is current again; the spinning tab's title is read for every result's tab list.
+    await call('ours', 'browser_tabs', { action: 'select', index: 0 });
+    const waited = await call('ours', 'browser_wait_for', { time: 2 });
+    const text = waited.text.includes('stopped responding') ? waited.text : (await call('ours', 'browser_wait_for', { time: 1 })).text;
+    assert.match(text, /Note: the tab SITE-OTHER\/spin-tab stopped responding/, text);
+    assert.equal(waited.error, false, waited.text);
+    const tabs = (await call('ours', 'browser_tabs', { action: 'list' })).text;
+    assert.match(tabs, /\[Spinning tab\]\(SITE-OTHER\/spin-tab\) \[isolatedContext: spinning\]/, tabs);
   });
 
   test('"default" is the session\'s own context, on both', async () => {

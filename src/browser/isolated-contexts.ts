@@ -48,9 +48,10 @@ export async function closeUnresponsivePagesIn(contexts: readonly BrowserContext
   return joined(found);
 }
 
-/** stopStuckScripts over every context at once; one that fails stops nothing. */
+/** stopStuckScripts over every context at once, the session's current tab the reference in each; one that fails stops nothing. */
 export async function stopStuckScriptsIn(contexts: readonly BrowserContext[], stops: ScriptStops): Promise<StoppedScripts> {
-  return joined(await Promise.all(contexts.map((context) => stopStuckScripts(context, stops).catch(() => NOTHING_STOPPED))));
+  const current = currentTabIn(contexts);
+  return joined(await Promise.all(contexts.map((context) => stopStuckScripts(context, stops, current).catch(() => NOTHING_STOPPED))));
 }
 
 function joined<T extends object>(found: T[]): T {

@@ -75,9 +75,11 @@ async function stillSilent(probes: Probe[]): Promise<(Probe & { targetId: string
  * Stops the script of every out-of-process frame, and every tab but the
  * current one (unless a navigation is leaving it), whose renderer does not answer (on Playwright's own DevTools
  * session, which the renderer answers between two statements). Bounded:
- * 5 × PROBE_MS at most, however many are probed.
+ * 5 × PROBE_MS at most, however many are probed. `elsewhere`: the session's
+ * current tab when it is in another of its contexts (isolated-contexts.ts),
+ * asked as the reference in its place.
  */
-export async function stopStuckScripts(context: BrowserContext, stops: ScriptStops): Promise<StoppedScripts> {
+export async function stopStuckScripts(context: BrowserContext, stops: ScriptStops, elsewhere?: Page): Promise<StoppedScripts> {
   // A crashed tab is silent, not stuck: there is no script to stop.
   const pages = context.pages().filter((page) => !page.isClosed() && !hasCrashed(page));
   // An alert in a frame (or in a page sharing its renderer) holds that renderer until answered: not stuck.
@@ -98,9 +100,10 @@ export async function stopStuckScripts(context: BrowserContext, stops: ScriptSto
     // after them, it answers only once that renderer has answered their earlier questions; asked
     // alongside, it could answer just before its own script started, and that script be stopped.
     // A current tab that does not answer is the hang check's; nothing is stopped this round.
-    const current = left ? undefined : pages.find((page) => isCurrentTab(page) && !navigationWaitingFor(page));
-    if (current) {
-      const reference = await probe(context, current);
+    // A current tab in another context shares no renderer with these, but falls silent as they do on a machine too busy to answer.
+    const current = left ? undefined : (pages.find((page) => isCurrentTab(page)) ?? elsewhere);
+    if (current && !navigationWaitingFor(current)) {
+      const reference = await probe(current.context(), current);
       const answered = reference?.answered() === true;
       void reference?.session.detach().catch(() => {});
       if (!answered) return NOTHING_STOPPED;
