@@ -228,15 +228,17 @@ export const consoleFallbackOn = (context: BrowserContext): boolean => enabled.h
 
 export async function enableConsoleFallback(context: BrowserContext, ignoreNative: boolean): Promise<void> {
   patchTab(ignoreNative);
+  await recordIn(context);
+}
+
+async function recordIn(context: BrowserContext): Promise<void> {
   enabled.add(context);
   await context.addInitScript(recorder, STORE);
 }
 
 /** A context opened beside `first` (browser_tabs isolatedContext) records as `first` does. */
 export async function followConsoleFallback(first: BrowserContext, next: BrowserContext): Promise<void> {
-  if (!enabled.has(first)) return;
-  enabled.add(next);
-  await next.addInitScript(recorder, STORE);
+  if (enabled.has(first)) await recordIn(next);
 }
 
 /**

@@ -24,12 +24,8 @@ export async function setUpLaunchedContext(
   const { browser, context, quiet } = launched;
   const { plan, log } = session;
   if (quiet) quiet.userScripts = session.userScripts;
-  if (plan.binary.engine === 'stealth') keepQueriesInUtilityWorld(context, session.userScripts);
-  // Nothing to flush when the page's console is never read.
-  if (quiet && launched.quietConsole) {
-    flushConsoleBeforeReads(context, quiet);
-    keepConsoleInLoggingOrder();
-  }
+  readPagesQuietly(context, launched, session);
+  if (quiet && launched.quietConsole) keepConsoleInLoggingOrder();
   const consoleFallbackActive = plan.consoleFallback ? await setUpConsoleFallback(browser, context, { executablePath: launched.executablePath, cacheDir: plan.binary.cacheDir, flush: quiet && (() => quiet.flush()), log }) : null;
   session.guards.guardLaunched(browser, context, scriptStopsOf(quiet));
   context.on('close', () => void browser.close().catch(() => {}));
@@ -48,11 +44,16 @@ export async function setUpIsolatedContext(
   launched: { quiet: QuietRuntime | undefined; quietConsole: boolean },
   session: { plan: LaunchPlan; guards: ContextGuards; userScripts: UserScripts },
 ): Promise<void> {
-  const { quiet } = launched;
-  if (session.plan.binary.engine === 'stealth') keepQueriesInUtilityWorld(context, session.userScripts);
-  if (quiet && launched.quietConsole) flushConsoleBeforeReads(context, quiet);
+  readPagesQuietly(context, launched, session);
   await followConsoleFallback(first, context);
-  session.guards.guardPagesOf(context, scriptStopsOf(quiet));
+  session.guards.guardPagesOf(context, scriptStopsOf(launched.quiet));
+}
+
+/** Each context's reads of its pages: Playwright's queries out of the page's world, the console flushed before it is read. */
+function readPagesQuietly(context: BrowserContext, launched: { quiet: QuietRuntime | undefined; quietConsole: boolean }, session: { plan: LaunchPlan; userScripts: UserScripts }): void {
+  if (session.plan.binary.engine === 'stealth') keepQueriesInUtilityWorld(context, session.userScripts);
+  // Nothing to flush when the page's console is never read.
+  if (launched.quiet && launched.quietConsole) flushConsoleBeforeReads(context, launched.quiet);
 }
 
 /** With the quiet runtime, its shim stops a page's script (or crashes its renderer) on Playwright's own DevTools session. */
