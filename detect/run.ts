@@ -74,8 +74,8 @@ async function startDisplay(): Promise<{ display: string; stop(): void }> {
 type Side = 'ours' | 'upstream';
 
 /** How each side's server starts: ours from the Node package (or the binary), the upstream's CLI on Node. */
-function serverCommand(side: Side, mode: string): { command: string; args: string[] } {
-  const output = ['--output-dir', fs.mkdtempSync(path.join(os.tmpdir(), 'detect-'))];
+function serverCommand(side: Side, mode: string, outputDir: string): { command: string; args: string[] } {
+  const output = ['--output-dir', outputDir];
   if (side === 'ours') {
     const settings = ['--headless', String(mode === 'headless'), ...output, ...oursArgs];
     return oursBinary ? { command: path.resolve(oursBinary), args: settings } : { command: process.execPath, args: [path.join(ROOT, 'dist', 'node', 'cli.mjs'), ...settings] };
@@ -87,7 +87,8 @@ function serverCommand(side: Side, mode: string): { command: string; args: strin
 /** A server, driven as an agent would: navigate, snapshot, click, type (and, on the probe page, an evaluate). */
 async function viaMcp(side: Side, mode: string, display: string | undefined): Promise<Record<string, Report>> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', STEALTH_BINARY_PATH: CHROMIUM, STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'warn', ...(display ? { DISPLAY: display } : {}) };
-  const transport = new StdioClientTransport({ ...serverCommand(side, mode), env, stderr: 'ignore' });
+  const outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'detect-'));
+  const transport = new StdioClientTransport({ ...serverCommand(side, mode, outputDir), env, stderr: 'ignore' });
   const client = new Client({ name: 'detect', version: '1' });
   await client.connect(transport);
   const call = (name: string, a: Record<string, unknown> = {}) => client.callTool({ name, arguments: a }, undefined, { timeout: 60_000 });
@@ -108,6 +109,7 @@ async function viaMcp(side: Side, mode: string, display: string | undefined): Pr
     }
   } finally {
     await client.close();
+    fs.rmSync(outputDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
   return out;
 }
@@ -119,7 +121,7 @@ async function control(mode: string, display: string | undefined): Promise<Recor
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'detect-control-'));
     const report = expectReport(name);
     const flags = [...(mode === 'headless' ? ['--headless'] : []), ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--no-first-run', '--disable-background-networking', '--disable-component-update', `--user-data-dir=${profile}`, `${base}/${name}`];
-    const child: ChildProcess = spawn(CHROMIUM, flags, { stdio: 'ignore', detached: true, env: { ...process.env, ...(display ? { DISPLAY: display } : {}) } });
+    const child: ChildProcess = spawn(CHROMIUM, flags, { stdio: 'ignore', detached: true, env: { ...process.env, ...(display ? { DISPLAY: display } : {}), TMPDIR: profile } });
     out[name] = await report;
     // The whole process group: Chromium's helpers too.
     try {
