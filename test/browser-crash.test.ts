@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { browserProcessesOf, commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
-import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
-import { useSite, useTempDir } from './helpers/fixtures.ts';
+import { connect, testEnv, textOf } from './helpers/server.ts';
+import { useSession, useSite, useTempDir } from './helpers/fixtures.ts';
 
 // Issue 9 reliability: the browser of a stdio session dies mid-use (SIGKILL of
 // the Chromium main process). The call in flight must end (not hang), the first
@@ -31,16 +31,7 @@ const RELAUNCH_NOTE = /browser of this session had exited unexpectedly; it was r
 describe('the browser of a stdio session is killed mid-use', { timeout: 90_000 }, () => {
   const site = useSite();
   const output = useTempDir('spm-crash-');
-  let server: Connected;
-
-  before(async () => {
-    server = await connect(testEnv(output.path));
-  });
-
-  after(async () => {
-    await server?.client.close();
-    await server?.transport.exit;
-  });
+  const server = useSession(() => connect(testEnv(output.path)));
 
   const call = (name: string, args: Record<string, unknown> = {}) =>
     server.client.callTool({ name, arguments: args }, undefined, { timeout: 40_000 });

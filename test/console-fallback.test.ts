@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
-import { useSite, useTempDir } from './helpers/fixtures.ts';
+import { describe, test } from 'node:test';
+import { connect, testEnv, textOf } from './helpers/server.ts';
+import { useSession, useSite, useTempDir } from './helpers/fixtures.ts';
 import { servePage } from './helpers/site.ts';
 
 // Replaces the built-ins a recorder would call with spies that note any call
@@ -34,15 +34,7 @@ const SPYING_PAGE = `<!doctype html><title>Spies</title><p id="seen">none</p><sc
 describe('console fallback (forced on)', () => {
   const site = useSite();
   const output = useTempDir('spm-console-');
-  let server: Connected;
-
-  before(async () => {
-    server = await connect(testEnv(output.path, { STEALTH_TEST_CONSOLE_FALLBACK_ONLY: 'true' }));
-  });
-  after(async () => {
-    await server?.client.close();
-    await server?.transport.exit;
-  });
+  const server = useSession(() => connect(testEnv(output.path, { STEALTH_TEST_CONSOLE_FALLBACK_ONLY: 'true' })));
   const call = (name: string, args: Record<string, unknown> = {}) => server.client.callTool({ name, arguments: args });
 
   test('browser_console_messages returns what the page logged, by level', async () => {

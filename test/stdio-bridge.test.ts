@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
-import { useSite, useTempDir } from './helpers/fixtures.ts';
+import { describe, test } from 'node:test';
+import { connect, testEnv, textOf } from './helpers/server.ts';
+import { useSession, useSite, useTempDir } from './helpers/fixtures.ts';
 
 // One server for the whole flow, as an agent would use it: the tests run in order.
 describe('stdio bridge on a real Chromium', () => {
   const site = useSite();
   const output = useTempDir('spm-stdio-');
-  let server: Connected;
-
-  before(async () => {
-    server = await connect(testEnv(output.path));
-  });
-
-  after(async () => {
-    await server?.client.close();
-    await server?.transport.exit;
-  });
+  const server = useSession(() => connect(testEnv(output.path)));
 
   const call = (name: string, args: Record<string, unknown> = {}) => server.client.callTool({ name, arguments: args });
 

@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { UPSTREAM_FLAGS } from '../src/config/upstream-flags.ts';
-import { useSite, useTempDir } from './helpers/fixtures.ts';
+import { useSession, useSite, useTempDir } from './helpers/fixtures.ts';
 import { httpClient } from './helpers/http-server.ts';
-import { connect, ROOT, runCli, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { connect, ROOT, runCli, serverCommand, testEnv, textOf } from './helpers/server.ts';
 import { CHROMIUM } from './helpers/upstream-cli.ts';
 import { spawn } from 'node:child_process';
 import { freePort } from './helpers/processes.ts';
@@ -46,21 +46,15 @@ test('every flag of the installed @playwright/mcp is mapped or explained here, w
 describe('an MCP client launched with an upstream command line and config file', () => {
   const site = useSite();
   const dir = useTempDir('spm-upflags-');
-  let server: Connected;
-
-  before(async () => {
+  const server = useSession(async () => {
     fs.writeFileSync(path.join(dir.path, 'init.js'), 'window.__initScriptRan = "yes";');
     fs.writeFileSync(path.join(dir.path, 'config.json'), JSON.stringify({ timeouts: { action: 4000 }, browser: { contextOptions: { colorScheme: 'dark' } } }));
-    server = await connect(testEnv(path.join(dir.path, 'out')), [
+    return connect(testEnv(path.join(dir.path, 'out')), [
       '--browser', 'chromium', '--headless', '--isolated', '--no-sandbox',
       '--caps', 'vision,pdf,devtools', '--viewport-size', '800x600', '--user-agent', 'UpstreamFlagsUA/1.0',
       '--timeout-action=3000', '--ignore-https-errors', '--init-script', path.join(dir.path, 'init.js'),
       '--snapshot-mode', 'full', '--console-level', 'info', '--config', path.join(dir.path, 'config.json'),
     ]);
-  });
-  after(async () => {
-    await server?.client.close();
-    await server?.transport.exit;
   });
 
   test('the capabilities are on, and the viewport, user agent, init script and config file reach the page', async () => {

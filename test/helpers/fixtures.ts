@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
+import type { Connected } from './server.ts';
 import { startSite, type Site } from './site.ts';
 
 /** The local test site for the enclosing suite: started before it, closed after. */
@@ -36,6 +37,26 @@ export function useTempDir(prefix: string): { readonly path: string } {
   return {
     get path() {
       return dir!;
+    },
+  };
+}
+
+/** A session of ours for the enclosing suite: `start` opens it before the suite; after it the client is closed and the server's exit awaited. */
+export function useSession(start: () => Promise<Connected>): Connected {
+  let session: Connected | undefined;
+  before(async () => {
+    session = await start();
+  });
+  after(async () => {
+    await session?.client.close();
+    await session?.transport.exit;
+  });
+  return {
+    get client() {
+      return session!.client;
+    },
+    get transport() {
+      return session!.transport;
     },
   };
 }
