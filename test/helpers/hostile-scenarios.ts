@@ -36,6 +36,9 @@ export const SCENARIOS: Scenario[] = [
   }],
   ['an endless loop in a worker', async (d) => { await d.go('/worker-loop'); }],
   ['a page that never finishes loading', async (d) => { await d.go('/never-loads'); }],
+  ['a document that never finishes arriving (tarpit)', async (d) => { await d.go('/tarpit'); await d.click('Still clickable'); }],
+  ['HTTP authentication without credentials', async (d) => { await d.go('/auth'); }],
+  ['debugger statements in a loop', async (d) => { await d.go('/debugger-loop'); await d.click('Go'); }],
   ['a redirect loop', async (d) => { await d.go('/redirect-loop'); }],
   // 25, not 50: on two cores 50 took the click past the 5 s action timeout on either side, at random.
   ['25 popups', async (d) => { await d.go('/popups'); await d.click('Open popups'); await d.call('browser_tabs', { action: 'select', index: 0 }); }],

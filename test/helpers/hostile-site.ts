@@ -88,6 +88,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   // The loop runs as the parser reaches it: the document never finishes loading (as a page of tens of MB still parsing).
   '/busy-while-loading': html('Loading forever', '<p>before the script</p><script>for (;;) {}</script><p>after the script</p>'),
   '/worker-loop': html('Busy worker', `<p>worker spins</p><script>new Worker(URL.createObjectURL(new Blob(['for(;;){}'], { type: 'text/javascript' })))</script>`),
+  // A debugger statement every 20 ms: it pauses the page only where a debugger is attached.
+  '/debugger-loop': html('Debugger statements', `${button('Go', "document.title = 'went'")}<script>setInterval(() => { debugger; }, 20); debugger;</script>`),
   '/never-loads': html('Never loads', '<p>an image that never arrives</p><img src="/hang">'),
   '/redirect-loop': '',
   '/popups': html('Popups', button('Open popups', 'for (let i = 0; i < 25; i++) window.open("/calm?popup=" + i)')),
@@ -142,6 +144,16 @@ export async function startHostileSite(): Promise<HostileSite> {
       res.on('close', () => hanging.delete(res));
       return;
     }
+    // A tarpit: the head and a button arrive, the rest of the document never does (one byte every 0.5 s).
+    if (url.pathname === '/tarpit') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).write(`<!doctype html><html><head><title>Tarpit</title></head><body>${button('Still clickable', "document.title = 'clicked'")}`);
+      const drip = setInterval(() => res.write(' '), 500);
+      hanging.add(res);
+      res.on('close', () => (clearInterval(drip), hanging.delete(res)));
+      return;
+    }
+    // HTTP authentication nobody can answer: no credentials were given.
+    if (url.pathname === '/auth') return void res.writeHead(401, { 'www-authenticate': 'Basic realm="hostile"', 'content-type': 'text/html' }).end(html('Denied', '<p>no credentials</p>'));
     if (url.pathname === '/redirect-loop') return void res.writeHead(302, { location: `/redirect-loop?n=${Number(url.searchParams.get('n') ?? 0) + 1}` }).end();
     // An endless download: 64 KB chunks until the client goes away.
     if (url.pathname === '/endless.bin') {
