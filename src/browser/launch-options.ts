@@ -57,7 +57,7 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
   const fromUpstream = upstream.browser?.launchOptions ?? {};
   const stealthEngine = config.browserEngine === 'stealth';
   const { locale, timezoneId, ...restContext } = upstream.browser?.contextOptions ?? {};
-  const stealth = stealthProfile(config, { locale, timezoneId }, seed);
+  const stealth = stealthProfile(config, { locale, timezoneId, userAgent: restContext.userAgent }, seed);
   const userArgs = withFontMetricsFeature([...(fromUpstream.args ?? [])]);
   const headed = config.headless === false;
   const switchContext = { headed, buildVersion: binary.stealthBuildVersion, userArgs, viewportSet: restContext.viewport !== undefined };

@@ -15,11 +15,26 @@ export interface StealthProfile {
   env: Record<string, string>;
 }
 
+/**
+ * The platform a user agent the user set names, where the build can present
+ * it. Playwright gives the page that user agent and its client hints (macOS
+ * for a Mac's), but the build's own navigator.platform, GPU strings and fonts
+ * follow --fingerprint-platform: left at Windows they contradict the user
+ * agent (fpscanner's hasPlatformMismatch, "high"). A phone's or Linux's user
+ * agent has no build platform to match.
+ */
+function platformOfUserAgent(userAgent: string | undefined): StealthProfile['platform'] | undefined {
+  if (!userAgent || /\b(iPhone|iPad|iPod|Android)\b/.test(userAgent)) return undefined;
+  if (/\bWindows NT\b/.test(userAgent)) return 'windows';
+  if (/\bMacintosh\b/.test(userAgent)) return 'macos';
+  return undefined;
+}
+
 /** `seed`: drawn ahead when Chromium was started before the plan existed (spawn-ahead), else fresh. */
-export function stealthProfile(config: Config, context: { locale?: string; timezoneId?: string }, seed = crypto.randomInt(10_000, 100_000)): StealthProfile | null {
+export function stealthProfile(config: Config, context: { locale?: string; timezoneId?: string; userAgent?: string }, seed = crypto.randomInt(10_000, 100_000)): StealthProfile | null {
   if (config.browserEngine !== 'stealth' || !config.stealthArgs) return null;
   // The vendor presents Linux and Windows hosts as Windows, macOS as macOS.
-  const platform = process.platform === 'darwin' ? 'macos' : 'windows';
+  const platform = platformOfUserAgent(context.userAgent) ?? (process.platform === 'darwin' ? 'macos' : 'windows');
   const args = [`--fingerprint=${seed}`, `--fingerprint-platform=${platform}`];
   const identity = identitySwitches(context.timezoneId ?? null, context.locale ?? null);
   return { seed, platform, timezone: context.timezoneId ?? null, locale: context.locale ?? null, args: [...args, ...identity.args], env: identity.env };
