@@ -59,6 +59,7 @@ describe('SIGKILL of the server with live sessions', { timeout: 120_000 }, () =>
   });
 
   const throwawayProfiles = () => fs.readdirSync(tmpDir).filter((name) => name.startsWith('playwright_chromiumdev_profile-'));
+  const artifactsDirs = () => fs.readdirSync(tmpDir).filter((name) => name.startsWith('playwright-artifacts-'));
 
   test('the next start kills the browsers its predecessor owned, and only those, and removes their throwaway profiles; the profile opens again', async (t) => {
     const first = await startHttpServer(env);
@@ -95,6 +96,9 @@ describe('SIGKILL of the server with live sessions', { timeout: 120_000 }, () =>
     // The plain session's browser (and the warm pool's, once refilled) run on throwaway profiles in TMPDIR.
     const leftProfiles = throwawayProfiles();
     assert.ok(leftProfiles.length >= 1, `throwaway profiles in use: ${leftProfiles.join(', ')}`);
+    // Playwright's artifacts dir of every browser (downloads, traces), the profile session's too.
+    const leftArtifacts = artifactsDirs();
+    assert.ok(leftArtifacts.length >= 2, `artifacts dirs in use: ${leftArtifacts.join(', ')}`);
     first.child.kill('SIGKILL');
     await first.exit;
     const hungTree = new Set([hung, ...descendants(hung)]);
@@ -110,7 +114,8 @@ describe('SIGKILL of the server with live sessions', { timeout: 120_000 }, () =>
     assert.ok(decoys.every((d) => isAlive(d.pid!)), 'no process of another instance or program was touched');
     // Nobody was left to remove them; the next start does, and says so.
     assert.deepEqual(throwawayProfiles().filter((name) => leftProfiles.includes(name)), [], 'the dead server\'s throwaway profiles are gone');
-    assert.match(second.stderr(), /removed \d+ throwaway browser profile\(s\) left in the temp dir by that server/);
+    assert.deepEqual(artifactsDirs().filter((name) => leftArtifacts.includes(name)), [], 'the dead server\'s artifacts dirs are gone');
+    assert.match(second.stderr(), /removed \d+ throwaway browser profile\(s\) and artifacts dir\(s\) left in the temp dir by that server/);
     assert.ok(!fs.readdirSync(tmpDir).some((name) => name.startsWith('org.chromium.Chromium.') && !fs.existsSync(path.join(tmpDir, name, 'SingletonSocket'))), 'no empty socket dir of theirs is left');
     assert.ok(!fs.existsSync(path.join(runtimeDir, `${firstRecord.instanceId}.json`)), 'the dead instance record is gone');
     assert.ok(fs.existsSync(path.join(runtimeDir, `${liveId}.json`)), 'the live instance record is kept');

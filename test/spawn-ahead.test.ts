@@ -263,7 +263,7 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
     const next = await connect(env());
     await waitRunning(next);
     assert.deepEqual(profilesIn(tmp.path).filter((name) => before.includes(name)), [], 'the next start removed it');
-    assert.match(next.transport.stderr, /removed \d+ throwaway browser profile\(s\)/);
+    assert.match(next.transport.stderr, /removed \d+ throwaway browser profile\(s\) and artifacts dir\(s\)/);
     await stop(next);
     await assertNothingLeft(tmp.path);
   });

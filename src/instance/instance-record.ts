@@ -13,7 +13,7 @@ export interface InstanceRecord {
   startTicks: number;
   hostname: string;
   startedAt: string;
-  /** Throwaway profiles of its browsers still running (temp-profiles.ts). */
+  /** Throwaway profiles of its browsers still running, and Playwright's artifacts dirs not yet removed (temp-profiles.ts). */
   tempProfiles?: string[];
 }
 

@@ -5,7 +5,7 @@ import type { Logger } from '../log.ts';
 import { markerArg, readRecords, recordFile, sameHost, writeRecord } from './instance-record.ts';
 import { readStat } from './proc-scan.ts';
 import { reapOrphans } from './reap-orphans.ts';
-import { removeThrowawayProfiles } from '../browser/spawn-ahead/throwaway-profile.ts';
+import { removeThrowawayDirs } from '../browser/spawn-ahead/throwaway-profile.ts';
 import { trackThrowawayProfiles } from './temp-profiles.ts';
 import { ensurePrivateDir } from './runtime-dir.ts';
 
@@ -40,8 +40,8 @@ export async function startInstance(runtimeDir: string, log: Logger): Promise<bo
       const reaped = await reapOrphans(record);
       if (reaped === 'alive') continue;
       if (reaped > 0) log.warn(`killed ${reaped} browser process(es) left behind by a server that ended abruptly (pid ${record.pid}, instance ${record.instanceId}, started ${record.startedAt})`);
-      const profiles = removeThrowawayProfiles(record.tempProfiles ?? []);
-      if (profiles > 0) log.info(`removed ${profiles} throwaway browser profile(s) left in the temp dir by that server (pid ${record.pid})`);
+      const dirs = removeThrowawayDirs(record.tempProfiles ?? []);
+      if (dirs > 0) log.info(`removed ${dirs} throwaway browser profile(s) and artifacts dir(s) left in the temp dir by that server (pid ${record.pid})`);
       fs.rmSync(file, { force: true });
     }
     const self = readStat(process.pid);

@@ -7,7 +7,7 @@ import type { Logger } from '../../log.ts';
 import { provideBrowserProcess, startBrowserProcess, type BrowserStart } from '../browser-spawn.ts';
 import { mergeFeatureSwitchesAtSpawn } from '../chromium-features.ts';
 import { PACKAGE_VERSION } from '../../package-info.ts';
-import { removeThrowawayProfiles } from './throwaway-profile.ts';
+import { removeThrowawayDirs } from './throwaway-profile.ts';
 import { openTargetAhead, type TargetAheadReport } from './target-ahead.ts';
 import { fillRecipe, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, sameLaunch, throwawayProfileOf, toRecipe, writeRecipe, type SpawnRecipe } from './spawn-recipe.ts';
 
@@ -77,7 +77,7 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), PROFILE_PREFIX));
   const args = fillRecipe(recipe, { profileDir, seed, marker: options.marker });
   if (!args || !fs.existsSync(recipe.command)) {
-    removeThrowawayProfiles([profileDir]);
+    removeThrowawayDirs([profileDir]);
     run.report = { state: 'discarded', why: args ? `${recipe.command} is gone` : 'no instance marker' };
     return seed;
   }
@@ -97,7 +97,7 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   child.once('close', () => {
     closed = true;
     // A discarded one was killed: Chromium left its socket dir too.
-    removeThrowawayProfiles([profileDir]);
+    removeThrowawayDirs([profileDir]);
   });
   child.once('error', (error) => discard(`it did not start: ${error.message}`));
   const deadline = setTimeout(() => discard(`Playwright did not claim it within ${CLAIM_DEADLINE_MS / 1000} s`), CLAIM_DEADLINE_MS);
@@ -108,7 +108,7 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   process.once('exit', () => {
     if (closed) return;
     kill(child);
-    removeThrowawayProfiles([profileDir]);
+    removeThrowawayDirs([profileDir]);
   });
   options.log.debug(`browser started ahead from ${path.basename(file)} (pid ${child.pid})`);
   return seed;
@@ -155,7 +155,7 @@ function answerLaunch(command: string, args: readonly string[], options: SpawnOp
     if (ownEnv && alive && ahead.command === command && sameLaunch(ahead.args, args) && options.detached === (process.platform !== 'win32')) {
       setRef(ahead.child, true);
       // The profile Playwright made for this launch stays empty: the adopted browser has its own.
-      removeThrowawayProfiles([throwawayProfileOf(args)].filter((dir) => dir !== undefined));
+      removeThrowawayDirs([throwawayProfileOf(args)].filter((dir) => dir !== undefined));
       current.report = { state: 'adopted' };
       current.firstPage?.adopted();
       current.log.debug('Playwright adopted the browser started ahead');

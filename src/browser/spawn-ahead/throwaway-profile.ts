@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROFILE_PREFIX } from './spawn-recipe.ts';
+import { ARTIFACTS_PREFIX } from '../artifacts-dirs.ts';
 
 // A Chromium that is killed (not closed) leaves its singleton-socket dir in
 // TMPDIR next to its profile; only the profile's SingletonSocket link says which.
@@ -25,16 +26,18 @@ export function removeSocketDirOf(profileDir: string): void {
 }
 
 /**
- * Removes throwaway profiles (and Chromium's socket dir each one links to),
- * checking each again: only absolute paths with Playwright's prefix,
+ * Removes throwaway profiles (and Chromium's socket dir each one links to) and
+ * Playwright's artifacts dirs, checking each again: only absolute paths with
+ * one of Playwright's prefixes,
  * directories owned by this user, never through a symlink. (A dead instance's
  * TMPDIR may differ from ours, so the parent is not compared.)
  * Returns how many were removed.
  */
-export function removeThrowawayProfiles(dirs: readonly string[]): number {
+export function removeThrowawayDirs(dirs: readonly string[]): number {
   let removed = 0;
   for (const dir of dirs) {
-    if (!path.isAbsolute(dir) || !path.basename(dir).startsWith(PROFILE_PREFIX) || !ownedDir(dir)) continue;
+    const name = path.basename(dir);
+    if (!path.isAbsolute(dir) || !(name.startsWith(PROFILE_PREFIX) || name.startsWith(ARTIFACTS_PREFIX)) || !ownedDir(dir)) continue;
     removeSocketDirOf(dir);
     try {
       fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
