@@ -1,5 +1,5 @@
 import type { Locator } from 'playwright-core';
-import { inUtilityWorld } from '../utility-world.ts';
+import { askInUtilityWorld, inUtilityWorld, SILENT } from '../utility-world.ts';
 import { inputStep, watchForDialog } from './dialog-watch.ts';
 import { plainPress, typeLikeAPerson } from './keys.ts';
 import { PREPARE_MS } from './pointer.ts';
@@ -41,6 +41,18 @@ const FIELD_STATE = (element: Element) => {
 
 const fieldState = (field: Locator) => inUtilityWorld<FieldState>(field, FIELD_STATE, PREPARE_MS);
 
+/**
+ * The field as keys left it: 'gone' when its element is no longer there (a
+ * page that re-renders a field as it is typed in, replacing the element and
+ * handing the focus to the new one: the keys went where the focus is, as a
+ * person's would, and Playwright's fill would wait for an element that is
+ * gone until its timeout); null when the page gave no answer.
+ */
+async function fieldAfterKeys(field: Locator): Promise<FieldState | 'gone' | null> {
+  const state = await askInUtilityWorld<FieldState>(field, FIELD_STATE, PREPARE_MS);
+  return state === SILENT ? null : (state ?? 'gone');
+}
+
 async function takesKeys(field: Locator): Promise<boolean> {
   const type = await field.getAttribute('type', { timeout: PREPARE_MS }).catch(() => null);
   if (!type || !UNTYPED_INPUTS.has(type.trim().toLowerCase())) return true;
@@ -81,13 +93,15 @@ export async function fillLikeAPerson(field: Locator, value: string, click: Clic
       await sleep(between(60, 160));
       const cleared = await inputStep(watch, () => plainPress(keyboard, 'Backspace', { delay: keyHoldMs() }));
       if (cleared !== 'done') return cleared === 'dialog';
-      if ((await fieldState(field))?.value !== '') return false;
+      const emptied = await fieldAfterKeys(field);
+      if (emptied !== 'gone' && emptied?.value !== '') return false;
     }
     await sleep(between(60, 180));
     const typed = await typeLikeAPerson(keyboard, value, watch);
     if (typed !== 'typed') return typed === 'dialog';
     // A page that takes no key (it cancels every keydown) still gets the text, as the upstream's fill sets it.
-    return !!(await fieldState(field))?.value;
+    const after = await fieldAfterKeys(field);
+    return after === 'gone' || !!after?.value;
   } finally {
     watch.dispose();
   }

@@ -104,11 +104,17 @@ function patchLocator(proto: Proto): void {
     const before = async () => void (await focusLikeAPerson(this, click).catch(() => false));
     return callAsUpstream()(before, pressSequentially, this, ['', options], () => typeLikeAPerson(this.page().keyboard, text).then(() => undefined));
   };
-  // browser_type's submit: the Enter stays down a moment.
+  // browser_type's submit: the Enter stays down a moment, in the field typed
+  // in: one the page replaced while the keys went in (typing takes seconds
+  // here, the upstream's fill milliseconds) is pressed in its replacement.
   const press = proto.press!;
   proto.press = function (this: Locator, key: string, options: Options = {}) {
-    const held = isHumanized(this.page()) && options.delay === undefined ? { ...options, delay: keyHoldMs() } : options;
-    return callAsUpstream()(nothing, press, this, [key, held]);
+    if (!isHumanized(this.page()) || options.delay !== undefined) return callAsUpstream()(nothing, press, this, [key, options]);
+    const before = async () => {
+      const replaced = await withDeadline(replacementFor(this).catch(() => undefined), STALL_MS);
+      return replaced ? { self: replaced } : undefined;
+    };
+    return callAsUpstream()(before, press, this, [key, { ...options, delay: keyHoldMs() }]);
   };
 }
 
