@@ -51,14 +51,20 @@ const AUTOMATION_CONTROLLED_OFF = '--disable-blink-features=AutomationControlled
 // asks for, a loop of them flooding the session; a user's Chrome gives a
 // click one.
 const POPUPS_UNBLOCKED = '--disable-popup-blocking';
+const USER_AGENT_SWITCH = '--user-agent=';
 const STEALTH_IGNORED_DEFAULTS = ['--enable-automation', '--enable-unsafe-swiftshader', '--disable-ipc-flooding-protection', POPUPS_UNBLOCKED];
 
 export function launchPlan(config: Config, upstream: UpstreamConfig, binary: BrowserBinary, seed?: number): LaunchPlan {
   const fromUpstream = upstream.browser?.launchOptions ?? {};
   const stealthEngine = config.browserEngine === 'stealth';
   const { locale, timezoneId, ...restContext } = upstream.browser?.contextOptions ?? {};
-  const stealth = stealthProfile(config, { locale, timezoneId, userAgent: restContext.userAgent }, seed);
   const userArgs = withFontMetricsFeature([...(fromUpstream.args ?? [])]);
+  // A user agent given as a launch switch (launchOptions.args, as Puppeteer
+  // users write it) is the user's as much as one in the context options:
+  // Chromium takes the last --user-agent, so ours must not follow it.
+  const switchedUserAgent = userArgs.findLast((a) => a.startsWith(USER_AGENT_SWITCH))?.slice(USER_AGENT_SWITCH.length);
+  const usersAgent = restContext.userAgent ?? switchedUserAgent;
+  const stealth = stealthProfile(config, { locale, timezoneId, userAgent: usersAgent }, seed);
   const headed = config.headless === false;
   const switchContext = { headed, buildVersion: binary.stealthBuildVersion, userArgs, viewportSet: restContext.viewport !== undefined };
   const switches = stealthEngine ? applicableSwitches(switchContext) : [];
@@ -67,9 +73,12 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
   // file) is also kept as the context's, as the upstream does: Playwright's
   // override carries the matching client hints (mobile, platform: iOS for an
   // iPhone), which the switch alone leaves at this host's (Linux, not mobile).
-  const ownUserAgent = restContext.userAgent === undefined && config.headless !== false && binary.stealthBuildVersion === null && binary.version ? reducedUserAgent(binary.version) : undefined;
+  const stock = binary.stealthBuildVersion === null;
+  const ownUserAgent = usersAgent === undefined && config.headless !== false && stock && binary.version ? reducedUserAgent(binary.version) : undefined;
   const userAgent = restContext.userAgent ?? ownUserAgent;
-  if (userAgent) userArgs.push(`--user-agent=${userAgent}`);
+  if (userAgent) userArgs.push(`${USER_AGENT_SWITCH}${userAgent}`);
+  // A switch alone empties the client hints (no full version list): the switched agent gets this Chromium's, as ours does.
+  const hintedAgent = ownUserAgent ?? (restContext.userAgent === undefined && stock ? switchedUserAgent : undefined);
   // The upstream's own default on the playwright engine; the vendor's on the stealth engine.
   const viewport = restContext.viewport !== undefined ? restContext.viewport : stealthEngine ? vendorViewport(switchContext) : headed ? null : { width: 1280, height: 720 };
   const screen = stealthEngine ? vendorScreen(switchContext, restContext.screen !== undefined) : undefined;
@@ -102,7 +111,7 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
     stealth,
     consoleFallback: stealthEngine && config.consoleFallback && config.consoleCapture,
     quietRuntime,
-    userAgentOverride: ownUserAgent && binary.version && binary.versionOutput ? clientHintsFor(ownUserAgent, binary.version, binary.versionOutput) : undefined,
+    userAgentOverride: hintedAgent && binary.version && binary.versionOutput ? clientHintsFor(hintedAgent, binary.version, binary.versionOutput) : undefined,
     consoleCapture: !quietRuntime || config.consoleCapture,
     humanize: config.humanize,
     maxDownloadBytes: config.maxDownloadBytes,
