@@ -56,7 +56,9 @@ import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST
 // console.log call; a probe that looks right after logging sees nothing, one
 // that leaves its hook installed sees it called then. Without the console
 // kept (--console-capture=false) each sync discards what the page logged
-// first, and nothing is ever described.
+// first, and nothing is described, but for a message logged between a sync's
+// discard and its enable: two commands, sent in one write, between which a
+// page's script can run on a busy machine (seen once in ~40 CI runs).
 
 /**
  * Script Playwright runs in a page after this long without a sync is preceded
