@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { useSite } from './helpers/fixtures.ts';
+import { useSite, useTempDir } from './helpers/fixtures.ts';
 import { httpClient } from './helpers/http-server.ts';
 import { connect, ROOT, runCli, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { CHROMIUM, connectUpstream } from './helpers/upstream-cli.ts';
@@ -34,8 +34,9 @@ async function clientWhenListening(port: number, child: ReturnType<typeof spawn>
   }
 }
 
+const serverFiles = useTempDir('spm-config-server-');
 test("a config file's server section (JSON, INI) serves Streamable HTTP on its port, as the upstream CLI does with the same file; flags and env win", async () => {
-  const dir = fs.mkdtempSync('/tmp/spm-config-server-');
+  const dir = serverFiles.path;
   const files: [string, (port: number) => string][] = [
     ['server.json', (port) => JSON.stringify({ server: { port, host: 'localhost' } })],
     ['server.ini', (port) => `[server]\nport = ${port}\nhost = localhost\n`],

@@ -109,10 +109,11 @@ describe('upstream flags: bad input exits 2 with the fix, nothing starts', () =>
   });
 });
 
+const portOutput = useTempDir('spm-port-');
 test('--port and --host start the Streamable HTTP transport, as the upstream does', async () => {
   const free = await freePort();
   const [command, base] = serverCommand();
-  const child = spawn(command, [...base, '--port', String(free), '--host', '127.0.0.1'], { env: testEnv(fs.mkdtempSync('/tmp/spm-port-')), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, [...base, '--port', String(free), '--host', '127.0.0.1'], { env: testEnv(portOutput.path), stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (c: Buffer) => resolve(c.toString().split('\n')[0]!.trim()));
