@@ -16,7 +16,7 @@ type Watcher = (dir: string) => void;
 const watchers: Watcher[] = [];
 
 /** A dir of Playwright's artifacts: directly in TMPDIR, with its prefix. */
-export function isArtifactsDir(dir: string): boolean {
+function isArtifactsDir(dir: string): boolean {
   return path.isAbsolute(dir) && path.basename(dir).startsWith(ARTIFACTS_PREFIX) && path.dirname(dir) === path.resolve(os.tmpdir());
 }
 

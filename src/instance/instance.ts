@@ -6,7 +6,7 @@ import { markerArg, readRecords, recordFile, sameHost, writeRecord } from './ins
 import { readStat } from './proc-scan.ts';
 import { reapOrphans } from './reap-orphans.ts';
 import { removeThrowawayDirs } from '../browser/spawn-ahead/throwaway-profile.ts';
-import { trackThrowawayProfiles } from './temp-profiles.ts';
+import { trackThrowawayDirs } from './temp-profiles.ts';
 import { ensurePrivateDir } from './runtime-dir.ts';
 
 // Playwright starts Chromium in its own process group, so a server that is
@@ -53,7 +53,7 @@ export async function startInstance(runtimeDir: string, log: Logger): Promise<bo
       fs.rmSync(recordFile(runtimeDir, id), { force: true });
     });
     // Kept current while browsers start and close, so a SIGKILL leaves a list to clean up.
-    trackThrowawayProfiles((tempProfiles) => {
+    trackThrowawayDirs((tempProfiles) => {
       if (exited) return;
       try {
         writeRecord(runtimeDir, { ...record, tempProfiles });

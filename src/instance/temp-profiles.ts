@@ -29,9 +29,10 @@ function current(): string[] {
 
 /**
  * Watches every browser launch of this process (from here on) and reports the
- * throwaway profiles of the browsers still running whenever that set changes.
+ * throwaway profiles of the browsers still running, and the artifacts dirs not
+ * yet removed, whenever that set changes.
  */
-export function trackThrowawayProfiles(onChange: (dirs: string[]) => void): void {
+export function trackThrowawayDirs(onChange: (dirs: string[]) => void): void {
   const installed = report !== undefined;
   report = onChange;
   if (installed) return;
