@@ -11,6 +11,7 @@ import { endLoadWaitsAtDialogs } from './load-wait.ts';
 import { guardPages } from './page-guard.ts';
 import { PasskeyGuard } from './passkey-guard.ts';
 import { pointerLockNote, watchPointerLocks } from './pointer-lock.ts';
+import { endCallsAtRelatedDialogs } from './related-dialogs.ts';
 import { cancelPrintPreviews, printNote, type PrintPreviewWatch } from './print-preview.ts';
 import type { ScriptStops } from './script-stop.ts';
 import { settleOutsidePages } from './settle-wait.ts';
@@ -62,6 +63,7 @@ export class ContextGuards {
   guardLaunched(browser: Browser, context: BrowserContext, stops?: ScriptStops): void {
     settleOutsidePages();
     endLoadWaitsAtDialogs();
+    endCallsAtRelatedDialogs();
     formatRaceStacksLazily();
     this.#printPreviews = this.#limits.headed ? cancelPrintPreviews(browser, () => this.#printsCancelled++, this.#log) : undefined;
     this.#passkeys = new PasskeyGuard();

@@ -116,6 +116,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/sw': html('Service worker', `<p>service worker</p><script>navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then(() => { document.title = 'Service worker ready'; })</script>`),
   // Opened from here, a same-site popup shares this page's renderer: its alert holds both.
   '/popup-alert': html('Popup with an alert', button('Open popup', "window.open('/alert-load')")),
+  // The same alert, 1.5 s after the click has answered.
+  '/popup-alert-later': html('Popup with an alert', button('Open popup', "setTimeout(() => window.open('/alert-load'), 1500)")),
   '/self-close': html('Closes itself', button('Close window', 'window.close()')),
   '/file-chooser': html('File chooser', '<input type="file" id="f" aria-label="Upload">'),
   '/nested-frames': html('Nested frames', '<iframe src="/frame?depth=1" width="400" height="300"></iframe>'),
