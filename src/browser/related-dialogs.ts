@@ -1,6 +1,7 @@
 import type { Dialog, Page } from 'playwright-core';
 import { loadedCoreBundle } from '../playwright-bundles.ts';
 import { makeCurrentTab, openDialogOf } from './open-dialogs.ts';
+import { callAsUpstream } from './upstream-call.ts';
 import { upstreamTabOf } from './upstream-tabs.ts';
 
 // A popup that opens an alert as it loads holds the tab that opened it (they
@@ -88,18 +89,24 @@ export function endCallsAtRelatedDialogs(): void {
   patched = true;
   const { tools } = loadedCoreBundle() as { tools: { Tab: { prototype: TabLike } } };
   const native = tools.Tab.prototype._raceAgainstModalStates;
-  tools.Tab.prototype._raceAgainstModalStates = async function (this: TabLike, action) {
-    if (this.modalStates().length || this.page.isClosed()) return native.call(this, action);
-    const held = heldBy(this.page);
-    const own = native.call(this, action);
-    try {
-      const first = await Promise.race([own.then((states) => ({ states })), held.found.then((holder) => ({ holder }))]);
-      if ('states' in first) return first.states;
-      // The call goes on in the background, as the upstream's does past its own tab's dialog.
-      own.catch(() => {});
-      return await statesOf(first.holder);
-    } finally {
-      held.dispose();
-    }
+  tools.Tab.prototype._raceAgainstModalStates = function (this: TabLike, action) {
+    // Run as the upstream's own call (upstream-call.ts): an action that fails in it (a click that
+    // times out) reads "browserBackend.callTool: Timeout …" as there, not "tab._raceAgainstModalStates: …".
+    const own = callAsUpstream()(async () => {}, native, this, [action]) as Promise<ModalState[]>;
+    if (this.modalStates().length || this.page.isClosed()) return own;
+    return raceWithHolder(this.page, own);
   };
+}
+
+async function raceWithHolder(page: Page, own: Promise<ModalState[]>): Promise<ModalState[]> {
+  const held = heldBy(page);
+  try {
+    const first = await Promise.race([own.then((states) => ({ states })), held.found.then((holder) => ({ holder }))]);
+    if ('states' in first) return first.states;
+    // The call goes on in the background, as the upstream's does past its own tab's dialog.
+    own.catch(() => {});
+    return await statesOf(first.holder);
+  } finally {
+    held.dispose();
+  }
 }
