@@ -59,9 +59,11 @@ function upstreamName(): string | undefined {
  */
 export function callAsUpstream(): Call {
   if (factory === undefined) factory = makeFactory();
-  const name = factory ? upstreamName() : undefined;
-  if (!factory || !name) return plain;
+  if (!factory) return plain;
+  // No name: the upstream's stack has no frame to name the call by, and its
+  // error reads bare ("Error: …"); a runner without a name keeps it so, where
+  // the plain one would have Playwright name it after the method we wrap.
   const call = factory();
-  Object.defineProperty(call, 'name', { value: name });
+  Object.defineProperty(call, 'name', { value: upstreamName() ?? '' });
   return call;
 }
