@@ -93,6 +93,16 @@ describe('silent pages that are not stuck: a navigation its server never answers
       assert.match(await d.call('browser_snapshot'), /button "Open popup"/);
       await d.call('browser_tabs', { action: 'close', index: 1 });
     }
+    // The other way round: the current tab is the popup, and its click opens an alert on the tab that opened it.
+    await d.go('/opener-alert');
+    await d.click('Open popup');
+    await d.call('browser_tabs', { action: 'select', index: 1 });
+    const rang = await d.click('Ring');
+    assert.doesNotMatch(rang, /### Error|Note: the page/, 'the click in the popup answers without waiting for its deadline');
+    assert.match(rang, /^### Modal state\n- \["alert" dialog with message "from the opener"\]/m, "the result names the opener's dialog");
+    assert.match(rang, /^- 0: \(current\) \[[^\]]*\]\(\S+\/opener-alert\)/m, "the opener's tab is now the current tab");
+    assert.doesNotMatch(await d.call('browser_handle_dialog', { accept: true }), /### Error/);
+    assert.match(await d.call('browser_snapshot'), /button "Open popup"/);
     assert.deepEqual(d.slow, []);
     t.diagnostic(`upstream CLI: ${await upstreamRun}`);
   });

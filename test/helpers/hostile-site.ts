@@ -116,6 +116,9 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/sw': html('Service worker', `<p>service worker</p><script>navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then(() => { document.title = 'Service worker ready'; })</script>`),
   // Opened from here, a same-site popup shares this page's renderer: its alert holds both.
   '/popup-alert': html('Popup with an alert', button('Open popup', "window.open('/alert-load')")),
+  // A popup whose button calls its opener's alert(): the dialog shows on the tab behind, and holds the popup.
+  '/opener-alert': html('Opens a ringer', button('Open popup', "window.open('/call-opener')")),
+  '/call-opener': html('Rings its opener', button('Ring', "opener.alert('from the opener')")),
   // The same alert, 1.5 s after the click has answered.
   '/popup-alert-later': html('Popup with an alert', button('Open popup', "setTimeout(() => window.open('/alert-load'), 1500)")),
   '/self-close': html('Closes itself', button('Close window', 'window.close()')),
