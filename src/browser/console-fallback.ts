@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import * as v from 'valibot';
-import { loadedCoreBundle } from '../playwright-bundles.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { untilClosed, withDeadline } from './deadline.ts';
 import { pageSessions } from './page-sessions.ts';
 import { rememberedFact } from './executable-facts.ts';
 import { readTestOverrides } from './build-store/test-overrides.ts';
+import { upstreamTabPrototype } from './upstream-tabs.ts';
 import type { Logger } from '../log.ts';
 
 // The real stealth build hides the CDP console domain, so Playwright (and the
@@ -157,8 +157,7 @@ let patchedWith: { ignoreNative: boolean } | undefined;
 function patchTab(ignoreNative: boolean): void {
   if (patchedWith) return;
   patchedWith = { ignoreNative };
-  const { tools } = loadedCoreBundle() as { tools: { Tab: { prototype: TabLike } } };
-  const proto = tools.Tab.prototype;
+  const proto = upstreamTabPrototype<TabLike>();
   const nativeMessages = proto.consoleMessages;
   const nativeCount = proto.consoleMessageCount;
   const useFallback = async (tab: TabLike) => {

@@ -1,4 +1,4 @@
-import { loadedCoreBundle } from '../playwright-bundles.ts';
+import { upstreamTabPrototype } from './upstream-tabs.ts';
 
 // The upstream's browser_navigate waits for the page's load event (up to 5 s)
 // after the document is in. A page whose load handler opens an alert, or a
@@ -35,9 +35,9 @@ let patched = false;
 export function endLoadWaitsAtDialogs(): void {
   if (patched) return;
   patched = true;
-  const { tools } = loadedCoreBundle() as { tools: { Tab: { prototype: TabLike } } };
-  const native = tools.Tab.prototype.waitForLoadState;
-  tools.Tab.prototype.waitForLoadState = async function (this: TabLike, state, options) {
+  const proto = upstreamTabPrototype<TabLike>();
+  const native = proto.waitForLoadState;
+  proto.waitForLoadState = async function (this: TabLike, state, options) {
     const dialog = dialogOpen(this);
     try {
       await Promise.race([native.call(this, state, options), dialog.opened]);

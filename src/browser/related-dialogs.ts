@@ -1,8 +1,7 @@
 import type { Dialog, Page } from 'playwright-core';
-import { loadedCoreBundle } from '../playwright-bundles.ts';
 import { makeCurrentTab, openDialogOf } from './open-dialogs.ts';
 import { callAsUpstream } from './upstream-call.ts';
-import { upstreamTabOf } from './upstream-tabs.ts';
+import { upstreamTabOf, upstreamTabPrototype } from './upstream-tabs.ts';
 
 // A popup that opens an alert as it loads holds the tab that opened it (they
 // share a renderer, open-dialogs.ts), but the upstream races each call on a
@@ -46,9 +45,9 @@ async function openersOf(page: Page): Promise<Page[]> {
   return chain;
 }
 
-/** Whether a dialog of `other` holds `page`: one opened the other (through any popups between) and both are of one site. */
+/** Whether a dialog of `other` (a page of the same context) holds `page`: one opened the other (through any popups between) and both are of one site. */
 async function sharesRenderer(page: Page, other: Page): Promise<boolean> {
-  if (page === other || page.context() !== other.context()) return false;
+  if (page === other) return false;
   const [site, otherSite] = [siteOf(page.url()), siteOf(other.url())];
   if (site && otherSite && site !== otherSite) return false;
   const [mine, theirs] = await Promise.all([openersOf(page), openersOf(other)]);
@@ -87,9 +86,9 @@ let patched = false;
 export function endCallsAtRelatedDialogs(): void {
   if (patched) return;
   patched = true;
-  const { tools } = loadedCoreBundle() as { tools: { Tab: { prototype: TabLike } } };
-  const native = tools.Tab.prototype._raceAgainstModalStates;
-  tools.Tab.prototype._raceAgainstModalStates = function (this: TabLike, action) {
+  const proto = upstreamTabPrototype<TabLike>();
+  const native = proto._raceAgainstModalStates;
+  proto._raceAgainstModalStates = function (this: TabLike, action) {
     // Run as the upstream's own call (upstream-call.ts): an action that fails in it (a click that
     // times out) reads "browserBackend.callTool: Timeout …" as there, not "tab._raceAgainstModalStates: …".
     const own = callAsUpstream()(async () => {}, native, this, [action]) as Promise<ModalState[]>;

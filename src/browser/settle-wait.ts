@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { loadedCoreBundle } from '../playwright-bundles.ts';
+import { upstreamTabPrototype } from './upstream-tabs.ts';
 
 // After each action the upstream waits for the page to settle (500 ms by
 // default) by evaluating `setTimeout` inside the page's own world. A page sees
@@ -34,8 +34,7 @@ function settle(page: Page, ms: number): Promise<void> {
 export function settleOutsidePages(): void {
   if (patched) return;
   patched = true;
-  const { tools } = loadedCoreBundle() as { tools: { Tab: { prototype: TabLike } } };
-  tools.Tab.prototype.waitForTimeout = function (this: TabLike, ms: number) {
+  upstreamTabPrototype<TabLike>().waitForTimeout = function (this: TabLike, ms: number) {
     return settle(this.page, ms);
   };
 }

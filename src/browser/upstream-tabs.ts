@@ -6,10 +6,17 @@ export interface UpstreamTab {
   context: { tabs(): UpstreamTab[]; currentTab(): UpstreamTab | undefined; selectTab(index: number): Promise<unknown> };
 }
 
+/** The upstream's `Tab` class, from the loaded bundle: `T` is what the caller reads of its prototype. */
+function upstreamTabClass<T>(): { forPage(page: Page): UpstreamTab | undefined; prototype: T } {
+  return (loadedCoreBundle() as { tools: { Tab: { forPage(page: Page): UpstreamTab | undefined; prototype: T } } }).tools.Tab;
+}
+
+/** The prototype of the upstream's tabs, for the patches that change how every tab behaves; `T` is the part patched. */
+export const upstreamTabPrototype = <T>(): T => upstreamTabClass<T>().prototype;
+
 /** The upstream's tab for this page, if it has one. */
 export function upstreamTabOf(page: Page): UpstreamTab | undefined {
-  const { tools } = loadedCoreBundle() as { tools: { Tab: { forPage(page: Page): UpstreamTab | undefined } } };
-  return tools.Tab.forPage(page);
+  return upstreamTabClass().forPage(page);
 }
 
 /** The context's open page that is the upstream's current tab, if any. */

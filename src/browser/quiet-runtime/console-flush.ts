@@ -1,8 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { loadedCoreBundle } from '../../playwright-bundles.ts';
 import { consoleFallbackOn } from '../console-fallback.ts';
 import { withDeadline } from '../deadline.ts';
 import { callAsUpstream } from '../upstream-call.ts';
+import { upstreamTabPrototype } from '../upstream-tabs.ts';
 import type { QuietRuntime } from './runtime-shim.ts';
 
 // With the Runtime domain off (runtime-shim.ts), a page's console messages
@@ -105,8 +105,7 @@ export function flushConsoleBeforeReads(context: BrowserContext, shim: QuietRunt
   shims.set(context, shim);
   if (patched) return;
   patched = true;
-  const { tools } = loadedCoreBundle() as { tools: { Tab: { prototype: TabLike } } };
-  const proto = tools.Tab.prototype;
+  const proto = upstreamTabPrototype<TabLike>();
   // How fresh a flush each read accepts (read before the flush: it may consume the snapshot's mark).
   const freshFor: Record<'captureSnapshot' | 'consoleMessages' | 'consoleMessageCount', (tab: TabLike) => number> = {
     captureSnapshot: () => SNAPSHOT_FRESH_FOR_MS,
