@@ -5,7 +5,7 @@ import type { UserAgentOverride } from '../client-hints.ts';
 import { onQuietTargetCommand, type QuietTarget } from './driver-commands.ts';
 import { OwnCommands } from './own-commands.ts';
 import { RendererControl } from './renderer-control.ts';
-import { newSessionState, newSync, nextStep, type SessionState } from './session-state.ts';
+import { heldByDialogs, newSessionState, newSync, nextStep, type SessionState } from './session-state.ts';
 import { UserAgentHints } from './user-agent-hints.ts';
 import { UserScripts } from '../user-scripts.ts';
 import { asksForGesture, withoutGesture } from './user-gesture.ts';
@@ -110,9 +110,10 @@ export class QuietRuntime {
    */
   flush(): Promise<void> {
     const waits: Promise<void>[] = [];
+    const held = heldByDialogs(this.#sessions.values());
     for (const [sessionId, state] of this.#sessions) {
       // A page behind a dialog keeps its messages until the dialog closes; waiting would only run out the caller's deadline.
-      if (!state.quiet || state.dialogOpen) continue;
+      if (!state.quiet || state.dialogOpen || held.has(state)) continue;
       const seq = state.started + 1;
       waits.push(new Promise((resolve) => state.waiters.push({ seq, resolve })));
       this.#requestSync(sessionId, state);
@@ -204,9 +205,9 @@ export class QuietRuntime {
   #onEvent(raw: string, message: Message): string[] | null {
     const params = message.params ?? {};
     if (message.method === 'Target.attachedToTarget') {
-      const info = params.targetInfo as { type?: string; targetId?: string } | undefined;
+      const info = params.targetInfo as { type?: string; targetId?: string; openerId?: string } | undefined;
       const type = info?.type ?? 'other';
-      this.#sessions.set(params.sessionId as string, newSessionState(type, info?.targetId));
+      this.#sessions.set(params.sessionId as string, newSessionState(type, info?.targetId, info?.openerId));
       this.#hints?.attached(params.sessionId as string, type);
       return null;
     }
@@ -225,6 +226,8 @@ export class QuietRuntime {
     if (!state?.quiet || !sessionId) return null;
     const outcome = contextEvent(this.counters, sessionId, state, raw, message);
     if (outcome.sync) this.#requestSync(sessionId, state);
+    // The pages that dialog holds answer no sync until it closes: a flush waiting on them stops waiting, as on the page itself.
+    if (message.method === 'Page.javascriptDialogOpening') for (const other of heldByDialogs(this.#sessions.values())) for (const waiter of other.waiters.splice(0)) waiter.resolve();
     return outcome.deliver;
   }
 

@@ -48,6 +48,8 @@ export interface SessionState {
   type: string;
   /** The DevTools target the session is attached to. */
   targetId: string | undefined;
+  /** The page target that opened it (a popup's opener). */
+  openerId: string | undefined;
   /** Playwright enabled the Runtime domain on it: one of Playwright's own sessions, not a CDP session a tool opened. */
   quiet: boolean;
   /** Context id → frame id, as Playwright knows them. */
@@ -70,8 +72,8 @@ export interface SessionState {
   dialogOpen: boolean;
 }
 
-export function newSessionState(type: string, targetId: string | undefined): SessionState {
-  return { type, targetId, quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, started: 0, waiters: [], syncedAt: 0, bindings: new Map(), keys: new ConsoleKeys(), discardsPutOff: 0, dialogOpen: false };
+export function newSessionState(type: string, targetId: string | undefined, openerId?: string): SessionState {
+  return { type, targetId, openerId, quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, started: 0, waiters: [], syncedAt: 0, bindings: new Map(), keys: new ConsoleKeys(), discardsPutOff: 0, dialogOpen: false };
 }
 
 export function newSync(seq: number): Sync {
@@ -95,4 +97,34 @@ export function nextStep(state: SessionState): NextStep {
   if (pass === 3 || discarding) return 'end';
   if (calls.length === 0) return due ? 'pass+discard' : 'end';
   return due && state.discardsPutOff >= MAX_DISCARDS_PUT_OFF ? 'pass+discard' : 'previews';
+}
+
+/**
+ * The pages an open dialog holds besides its own: those in its opener tree (a
+ * popup and the page that opened it, through any popups between), which
+ * share its renderer when of one site (related-dialogs.ts). Site is not
+ * checked here: a page of another site in that tree only has its messages
+ * wait for the dialog's end.
+ */
+export function heldByDialogs(sessions: Iterable<SessionState>): Set<SessionState> {
+  const held = new Set<SessionState>();
+  const pages = [...sessions].filter((state) => state.type === 'page' && state.targetId);
+  const dialogs = pages.filter((state) => state.dialogOpen);
+  if (!dialogs.length) return held;
+  const byTarget = new Map(pages.map((state) => [state.targetId!, state]));
+  const chain = (state: SessionState): string[] => {
+    const ids: string[] = [];
+    for (let at: SessionState | undefined = state; at?.targetId && !ids.includes(at.targetId) && ids.length < 20; at = at.openerId ? byTarget.get(at.openerId) : undefined) ids.push(at.targetId);
+    // An opener that is gone still ties its popups together.
+    const last = byTarget.get(ids.at(-1)!);
+    if (last?.openerId && !byTarget.has(last.openerId)) ids.push(last.openerId);
+    return ids;
+  };
+  const dialogChains = dialogs.map(chain);
+  for (const state of pages) {
+    if (state.dialogOpen) continue;
+    const mine = chain(state);
+    if (dialogChains.some((theirs) => theirs.some((id) => mine.includes(id)))) held.add(state);
+  }
+  return held;
 }
