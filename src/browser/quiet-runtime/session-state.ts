@@ -112,12 +112,10 @@ export function heldByDialogs(sessions: Iterable<SessionState>): Set<SessionStat
   const dialogs = pages.filter((state) => state.dialogOpen);
   if (!dialogs.length) return held;
   const byTarget = new Map(pages.map((state) => [state.targetId!, state]));
+  // Up the opener ids; an opener that is gone ends the chain but is in it, so it still ties its popups together.
   const chain = (state: SessionState): string[] => {
     const ids: string[] = [];
-    for (let at: SessionState | undefined = state; at?.targetId && !ids.includes(at.targetId) && ids.length < 20; at = at.openerId ? byTarget.get(at.openerId) : undefined) ids.push(at.targetId);
-    // An opener that is gone still ties its popups together.
-    const last = byTarget.get(ids.at(-1)!);
-    if (last?.openerId && !byTarget.has(last.openerId)) ids.push(last.openerId);
+    for (let id = state.targetId; id && !ids.includes(id) && ids.length < 20; id = byTarget.get(id)?.openerId) ids.push(id);
     return ids;
   };
   const dialogChains = dialogs.map(chain);
