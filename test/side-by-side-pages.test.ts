@@ -14,7 +14,8 @@ import { connectUpstream } from './helpers/upstream-cli.ts';
 // tool site's one-feature pages: same-origin and cross-origin iframes, open
 // and closed shadow roots, a confirm that leads to an alert, a target below
 // the fold, contenteditable, a multiple select, details, a hover menu, a
-// console of every kind, and the navigations an agent meets (redirects, error
+// console of every kind, the browser's own prompts and device choosers
+// (answered at once or left pending), and the navigations an agent meets (redirects, error
 // statuses, basic auth, a slow server, JSON, a download, data: and about:
 // URLs, URLs that are refused). Sent to the upstream CLI and to our server
 // with our defaults; each result must read the same as the upstream's.
@@ -54,6 +55,27 @@ function pages(other: string): Record<string, string> {
     '/edit': page('Edit', `<div contenteditable="true" aria-label="Editor" role="textbox"></div><select multiple aria-label="Many"><option>a</option><option>b</option><option>c</option></select><details><summary>More</summary><p>hidden detail</p></details><table><tr><th>H1</th><th>H2</th></tr><tr><td>c1</td><td>c2</td></tr></table><ul><li aria-hidden="true">hidden li</li><li>shown li</li></ul>`),
     '/hover': page('Hover', `<style>#m{display:none} #w:hover #m{display:block}</style><div id=w><span>Menu</span><div id=m><a href="#sub">Submenu item</a></div></div>`),
     '/keys': page('Keys', `<input aria-label="K" autofocus><p id=o></p><script>addEventListener('keydown', (e) => { document.getElementById('o').textContent += e.key + ','; })</script>`),
+    // The browser's own prompts and choosers (files, devices, permissions, payment, an eyedropper):
+    // Chromium answers some at once, headless, and leaves the rest pending; a call must not wait on either
+    // (the ones that hold the tab's input, HTTP sign-in and screen sharing: held-pointer.test.ts).
+    '/prompts': page('Prompts', `<button onclick="ask(permissions)">Ask for permissions</button><button onclick="ask({openPicker: () => showOpenFilePicker()})">Open a file</button>
+      <button onclick="ask({eyedrop: () => new EyeDropper().open()})">Pick a colour</button><button onclick="ask({usb: () => navigator.usb.requestDevice({filters: []})})">Choose a USB device</button>
+      <button onclick="ask({payment: () => new PaymentRequest([{supportedMethods: 'https://pay.invalid/'}], {total: {label: 't', amount: {currency: 'USD', value: '1'}}}).show()})">Pay</button><script>
+      window.results = {};
+      // Asked together: none of these needs the click's activation, so their order cannot change an answer.
+      const permissions = {
+        camera: () => navigator.mediaDevices.getUserMedia({video: true}), notify: () => Notification.requestPermission(),
+        geo: () => new Promise((ok, no) => navigator.geolocation.getCurrentPosition(ok, no)), midi: () => navigator.requestMIDIAccess({sysex: true}),
+        keyboardLock: () => navigator.keyboard.lock(),
+      };
+      function ask(asks) {
+        for (const [name, ask] of Object.entries(asks)) {
+          results[name] = 'pending';
+          try { Promise.resolve(ask()).then((v) => results[name] = 'ok ' + String(v).slice(0, 30), (e) => results[name] = 'rejected ' + e.name); }
+          catch (e) { results[name] = 'threw ' + e.name; }
+        }
+      }
+    </script>`),
     '/values': page('Values', `<p>values</p><script>window.big = 'x'.repeat(100000); window.circ = {}; circ.self = circ;</script>`),
   };
 }
@@ -143,6 +165,17 @@ const STEPS: Step[] = [
   ['browser_press_key', () => ({ key: 'ArrowLeft' })],
   ['browser_press_key', () => ({ key: 'Enter' })],
   evaluate('() => document.getElementById("o").textContent'),
+  ['browser_navigate', (s) => ({ url: `${s}/prompts` })],
+  ['browser_snapshot', () => ({})],
+  ['browser_click', (_s, _d, ref) => ({ element: 'Ask for permissions', target: ref('button "Ask for permissions"') })],
+  ['browser_click', (_s, _d, ref) => ({ element: 'Open a file', target: ref('button "Open a file"') })],
+  ['browser_click', (_s, _d, ref) => ({ element: 'Pick a colour', target: ref('button "Pick a colour"') })],
+  ['browser_click', (_s, _d, ref) => ({ element: 'Choose a USB device', target: ref('button "Choose a USB device"') })],
+  ['browser_click', (_s, _d, ref) => ({ element: 'Pay', target: ref('button "Pay"') })],
+  ['browser_wait_for', () => ({ time: 1 })],
+  evaluate('() => Object.entries(results).sort().map(([k, v]) => k + ": " + v).join("\\n")'),
+  ['browser_tabs', () => ({ action: 'list' })],
+  ['browser_snapshot', () => ({})],
   ['browser_navigate', (s) => ({ url: `${s}/values` })],
   evaluate('() => undefined'),
   evaluate('() => null'),
@@ -202,7 +235,7 @@ describe('side by side with the upstream CLI: pages built like real sites read t
 
   test('the steps took effect (frames, shadow roots, dialogs, keys)', () => {
     const joined = ours.join('\n');
-    for (const seen of ['inner clicked', 'cross clicked', 'shadow done', '"Zed"', 'far clicked', 'Submenu item', '"a,Shift,A,Control,a,ArrowLeft,Enter,"']) assert.ok(joined.includes(seen), seen);
+    for (const seen of ['openPicker: rejected AbortError', 'notify: ok denied', 'usb: rejected NotFoundError', 'payment: rejected NotSupportedError', 'inner clicked', 'cross clicked', 'shadow done', '"Zed"', 'far clicked', 'Submenu item', '"a,Shift,A,Control,a,ArrowLeft,Enter,"']) assert.ok(joined.includes(seen), seen);
     for (const dir of dirsOf) assert.ok(fs.existsSync(path.join(dir, 'snap.md')), `${dir}/snap.md`);
   });
 

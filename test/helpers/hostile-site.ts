@@ -52,6 +52,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
       button('Register a passkey', "fetch('/calm').then(() => navigator.credentials.create({ publicKey: { challenge: new Uint8Array(16), rp: { name: 'Example' }, user: { id: new Uint8Array(8), name: 'ada', displayName: 'Ada' }, pubKeyCredParams: [{ type: 'public-key', alg: -7 }], timeout: 120000 } })).then(() => { document.title = 'registered'; }, (e) => { document.title = 'passkey ' + e.name; })") +
       button('After the passkey', "document.title = 'clicked after the passkey'"),
   ),
+  // A request of the page's own that asks for HTTP authentication (/auth): Chromium's sign-in prompt, headless too.
+  '/auth-request': html('Report', button('Load the report', "document.title = 'asking'; fetch('/auth').then((r) => { document.title = 'status ' + r.status; })") + button('After the prompt', "document.title += ' | after'")),
   '/screen-share': html('Screen share', button('Share your screen', "navigator.mediaDevices.getDisplayMedia().then(() => { document.title = 'sharing'; }, (e) => { document.title = 'share ' + e.name; })") + button('After the picker', "document.title += ' | after'")),
   // A page that puts its scroll back at the top 30 ms after it moves: a click below the fold must land in the moment between.
   '/scroll-locked': html('Scroll locked', `<p>top</p><div style="height:3000px">spacer</div>${button('Far below', "document.title = 'Far below clicked'")}<script>addEventListener('scroll', () => setTimeout(() => scrollTo(0, 0), 30))</script>`),

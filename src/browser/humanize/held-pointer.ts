@@ -1,10 +1,12 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
 // A page can open a window of the browser's own that holds the tab's mouse
-// input: getDisplayMedia's screen-sharing picker, headless too, where nobody
-// can answer it. Every later click then reports success and reaches nothing
-// (the upstream the same); keys still reach the page, and a navigation closes
-// the picker. The pointer's way to an element tells it (pointer.ts): the
+// input, headless too, where nobody can answer it: getDisplayMedia's
+// screen-sharing picker (keys still reach the page), or the sign-in prompt of
+// a request the page made that asked for HTTP authentication (keys held too;
+// answering it from DevTools would mean intercepting every request, which the
+// upstream does not do either). Every later click then reports success and
+// reaches nothing (the upstream the same); a navigation closes either. The pointer's way to an element tells it (pointer.ts): the
 // element under the pointer does not show it (:hover) once the moves are done.
 
 const held = new WeakMap<BrowserContext, () => void>();
@@ -19,4 +21,4 @@ export function pointerHeld(page: Page): void {
 }
 
 export const heldPointerNote = (count: number): string =>
-  `Note: the pointer did not reach the page${count > 1 ? ` (${count} times)` : ''}: a window of the browser's own that the page opened (a screen-sharing picker, which nobody can answer here) holds the tab's mouse input, so clicks reach nothing while it is open; keys still reach the page. Navigating the tab closes it.`;
+  `Note: the pointer did not reach the page${count > 1 ? ` (${count} times)` : ''}: a window of the browser's own that the page opened holds the tab's input, and nobody can answer it here: a screen-sharing picker (keys still reach the page) or the sign-in prompt of a request that asked for HTTP authentication (keys are held too). Clicks reach nothing while it is open; navigating the tab closes it.`;
