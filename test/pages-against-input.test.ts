@@ -65,6 +65,20 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
     assert.ok(keys >= 3 && keys < text.length, mine.read[1]);
   });
 
+  test('fields that filter keys: typed, a digits-only field holds what it let through, as from a person (the upstream\'s fill sets every character); one that takes no key, or refuses select-all, gets the whole text on both', { timeout: 120_000 }, async (t) => {
+    const fields = ['Digits only', 'No keys', 'No select-all'];
+    const play = async (d: Driver) => {
+      await d.go('/key-filters');
+      for (const field of fields) await d.call('browser_type', { target: await d.ref(field), element: field, text: 'ab12cd34' });
+      const read = await d.call('browser_evaluate', { function: '() => JSON.stringify([...document.querySelectorAll("input")].map((i) => i.value))' });
+      return JSON.parse(JSON.parse(read.match(/### Result\n(.*)/)![1]!)) as string[];
+    };
+    const { theirs, mine } = await sideBySide(play);
+    t.diagnostic(`values, upstream CLI: ${JSON.stringify(theirs)}; ours: ${JSON.stringify(mine)}`);
+    assert.deepEqual(theirs, ['ab12cd34', 'ab12cd34', 'ab12cd34']);
+    assert.deepEqual(mine, ['1234', 'ab12cd34', 'ab12cd34']);
+  });
+
   test('a button its page re-renders every 250 ms is pressed, where the ref\'s own element went during the pointer\'s way (the upstream CLI alongside)', { timeout: 180_000 }, async (t) => {
     const play = async (d: Driver) => {
       await d.go('/rerendered');

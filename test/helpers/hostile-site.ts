@@ -63,6 +63,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/mousemove-trap': html('Heavy mousemove', `<p id="p">0 moves</p>${button('Trapped', "document.title = 'Trapped clicked'")}<script>let moves = 0; addEventListener('mousemove', () => { document.getElementById('p').textContent = ++moves + ' moves'; const end = performance.now() + 300; while (performance.now() < end); })</script>`),
   // Every key costs the page 300 ms of its thread.
   '/keydown-trap': html('Heavy keydown', `<input aria-label="Slow field" id="f"><p id="p">0 keys</p><script>let keys = 0; addEventListener('keydown', () => { document.getElementById('p').textContent = ++keys + ' keys'; const end = performance.now() + 300; while (performance.now() < end); })</script>`),
+  // Fields that filter keys: digits only; no key at all; no select-all (its old text cannot go by keys).
+  '/key-filters': html('Key filters', `<input aria-label="Digits only" onkeydown="if (event.key.length === 1 && !/\\d/.test(event.key)) event.preventDefault()"><input aria-label="No keys" onkeydown="event.preventDefault()"><input aria-label="No select-all" value="old text" onkeydown="if (event.ctrlKey || event.metaKey) event.preventDefault()">`),
   // A title of two million characters, past the default --max-result-chars.
   '/title-huge': html('x', `${button('Under a huge title', "document.title = 'Huge title clicked'")}<script>document.title = 'T'.repeat(2e6)</script>`),
   '/spin-frame': html('Spinning', `<p>frame text</p>${button('Frame button', "this.textContent = 'frame clicked'")}<script>setTimeout(() => { for (;;) {} }, 1500)</script>`),
