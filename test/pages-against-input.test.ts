@@ -65,6 +65,22 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
     assert.ok(keys >= 3 && keys < text.length, mine.read[1]);
   });
 
+  test('an exit-intent popup (a modal when the pointer leaves the page) never opens as clicks go from corner to corner, on ours as on the upstream', { timeout: 150_000 }, async (t) => {
+    const corners = ['Top left', 'Bottom right', 'Top right', 'Bottom left', 'Top left', 'Top right', 'Bottom left', 'Bottom right'];
+    const play = async (d: Driver) => {
+      await d.go('/exit-intent');
+      for (const corner of corners) await d.click(corner);
+      const read = await d.call('browser_evaluate', { function: '() => JSON.stringify([document.title, exits])' });
+      return JSON.parse(JSON.parse(read.match(/### Result\n(.*)/)![1]!)) as [string, number];
+    };
+    const { theirs, mine } = await sideBySide(play);
+    t.diagnostic(`title and exits, upstream CLI: ${JSON.stringify(theirs)}; ours: ${JSON.stringify(mine)}`);
+    const expected = `Exit intent TL BR TR BL TL TR BL BR`;
+    assert.deepEqual(theirs, [expected, 0]);
+    // The pointer's curved way used to bend out of the viewport on the way to an element near its edge.
+    assert.deepEqual(mine, [expected, 0]);
+  });
+
   test('fields that filter keys: typed, a digits-only field holds what it let through, as from a person (the upstream\'s fill sets every character); one that takes no key, or refuses select-all, gets the whole text on both', { timeout: 120_000 }, async (t) => {
     const fields = ['Digits only', 'No keys', 'No select-all'];
     const play = async (d: Driver) => {

@@ -148,10 +148,20 @@ const SCROLL_AND_MEASURE = (element: Element) => {
   // Whether an ancestor (body and html aside) is under the pointer: a menu open on hover, whose way there pathKeepingHover picks.
   let hovered = false;
   for (let e = element.parentElement; e && !hovered && e !== document.body && e !== document.documentElement; e = e.parentElement) hovered = e.matches(':is(:hover)');
-  return JSON.stringify({ x: box.x, y: box.y, border, pixelRatio: ratio, target, hovered, framed: window !== window.top });
+  return JSON.stringify({ x: box.x, y: box.y, border, pixelRatio: ratio, target, hovered, framed: window !== window.top, viewport: { width, height } });
 };
 
-export type ElementBox = { x: number; y: number; border: { left: number; top: number }; pixelRatio: number; target: { x: number; y: number } | null; hovered: boolean; framed: boolean };
+export type ElementBox = {
+  x: number;
+  y: number;
+  border: { left: number; top: number };
+  pixelRatio: number;
+  target: { x: number; y: number } | null;
+  hovered: boolean;
+  framed: boolean;
+  /** The size of the element's frame's viewport. */
+  viewport: { width: number; height: number };
+};
 
 /** The element's box in its frame's viewport after scrolling it into view, and the pointer's point on it, asked in the utility world; null when unknown. */
 export function boxInUtilityWorld(locator: Locator, withinMs: number): Promise<ElementBox | null> {

@@ -63,6 +63,14 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/mousemove-trap': html('Heavy mousemove', `<p id="p">0 moves</p>${button('Trapped', "document.title = 'Trapped clicked'")}<script>let moves = 0; addEventListener('mousemove', () => { document.getElementById('p').textContent = ++moves + ' moves'; const end = performance.now() + 300; while (performance.now() < end); })</script>`),
   // Every key costs the page 300 ms of its thread.
   '/keydown-trap': html('Heavy keydown', `<input aria-label="Slow field" id="f"><p id="p">0 keys</p><script>let keys = 0; addEventListener('keydown', () => { document.getElementById('p').textContent = ++keys + ' keys'; const end = performance.now() + 300; while (performance.now() < end); })</script>`),
+  // An exit-intent popup: the pointer leaving the page (a mouseout with nowhere to go) covers it with a modal.
+  '/exit-intent': html(
+    'Exit intent',
+    `<div style="position:fixed;top:0;left:0;right:0;display:flex;justify-content:space-between">${button('Top left', "document.title += ' TL'")}${button('Top right', "document.title += ' TR'")}</div>` +
+      `<div style="position:fixed;bottom:0;left:0;right:0;display:flex;justify-content:space-between">${button('Bottom left', "document.title += ' BL'")}${button('Bottom right', "document.title += ' BR'")}</div>` +
+      `<div id="modal" style="display:none;position:fixed;inset:0;background:#fffd;z-index:9"><p>Wait! Before you go…</p></div>` +
+      `<script>window.exits = 0; document.addEventListener('mouseout', (e) => { if (!e.relatedTarget) { exits++; document.getElementById('modal').style.display = 'block'; } });</script>`,
+  ),
   // Fields that filter keys: digits only; no key at all; no select-all (its old text cannot go by keys).
   '/key-filters': html('Key filters', `<input aria-label="Digits only" onkeydown="if (event.key.length === 1 && !/\\d/.test(event.key)) event.preventDefault()"><input aria-label="No keys" onkeydown="event.preventDefault()"><input aria-label="No select-all" value="old text" onkeydown="if (event.ctrlKey || event.metaKey) event.preventDefault()">`),
   // A title of two million characters, past the default --max-result-chars.

@@ -10,6 +10,7 @@ import { serverObject, type Impl } from '../utility-world.ts';
 // which finds the owner of a cross-site frame in another process too.
 
 type Point = { x: number; y: number };
+type Size = { width: number; height: number };
 
 // On the iframe, in its parent frame: `point` of the frame's viewport in the
 // parent's viewport, where it shows (inside the parent's viewport, and the
@@ -27,7 +28,7 @@ const OWNER_POINT = (owner: Element, arg: string) => {
   const height = visualViewport?.height ?? innerHeight;
   if (!(x > 0 && y > 0 && x < width && y < height)) return null;
   const root = frame.getRootNode() as Document | ShadowRoot;
-  return root.elementFromPoint(x, y) === frame ? JSON.stringify({ x, y }) : null;
+  return root.elementFromPoint(x, y) === frame ? JSON.stringify({ x, y, viewport: { width, height } }) : null;
 };
 
 /** The frame the locator's element is in: a ref of the upstream's snapshot names its frame, a selector may enter frames. */
@@ -72,12 +73,13 @@ export async function evaluateOnOwner<T>(owner: Impl, fn: (element: Element, arg
 
 /**
  * Where the pointer's point on the element, in its frame's viewport, is in
- * the page's viewport (the same point in the main frame); null when it does not show there (out
- * of the iframe's part in view, covered, a transformed iframe) or cannot be
- * known within `withinMs`.
+ * the page's viewport (the same point in the main frame), with the size of
+ * that viewport for an element in a frame (`viewport`); null when it does not
+ * show there (out of the iframe's part in view, covered, a transformed
+ * iframe) or cannot be known within `withinMs`.
  */
-export async function pointInPage(locator: Locator, point: Point, framed: boolean, withinMs: number): Promise<Point | null> {
+export async function pointInPage(locator: Locator, point: Point, framed: boolean, withinMs: number): Promise<(Point & { viewport?: Size }) | null> {
   if (!framed) return point;
-  const climb = carryToMainFrame<Point>(locator, point, (owner, inner) => evaluateOnOwner<Point>(owner, OWNER_POINT, inner));
+  const climb = carryToMainFrame<Point & { viewport?: Size }>(locator, point, (owner, inner) => evaluateOnOwner(owner, OWNER_POINT, { x: inner.x, y: inner.y }));
   return (await withDeadline(climb.catch(() => null), withinMs)) ?? null;
 }

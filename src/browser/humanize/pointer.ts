@@ -12,15 +12,17 @@ import { wheelIntoView } from './wheel.ts';
 // of 1 comes from no mouse; Playwright's element centre often is one).
 
 const pointer = new WeakMap<Page, { x: number; y: number }>();
+// The page's viewport as last measured (Playwright knows none without viewport emulation).
+const viewports = new WeakMap<Page, Size>();
 // Preparation steps never hold a tool: past this, the plain action runs.
 export const PREPARE_MS = 2000;
 // A normal way takes 0.3-0.8 s.
 const FOLLOW_MS = 1500;
 
 type Point = { x: number; y: number };
+type Size = { width: number; height: number };
 
-/** Points along a cubic Bézier from `from` to `to` with random control points (`bendRatio` 0: a straight line, eased). */
-export function pointerPath(from: Point, to: Point, bendRatio = 0.25): Point[] {
+function curveBetween(from: Point, to: Point, bendRatio: number): Point[] {
   const distance = Math.hypot(to.x - from.x, to.y - from.y);
   const steps = Math.max(8, Math.min(40, Math.round(distance / 25)));
   const bend = () => between(-bendRatio, bendRatio) * distance;
@@ -39,6 +41,26 @@ export function pointerPath(from: Point, to: Point, bendRatio = 0.25): Point[] {
   return points;
 }
 
+// A pointer that leaves the viewport on its way fires the page's mouseout with
+// no element to go to, which exit-intent popups wait for (a bend towards an
+// element near the top went past it in 4 clicks of 18): a way that would
+// leave bends less, down to a straight line, which stays in (both ends are in).
+const EDGE = 1;
+const BEND_TRIES = 4;
+const within = (bounds: Size) => (p: Point) => p.x >= EDGE && p.y >= EDGE && p.x <= bounds.width - EDGE && p.y <= bounds.height - EDGE;
+
+/**
+ * Points along a cubic Bézier from `from` to `to` with random control points
+ * (`bendRatio` 0: a straight line, eased), inside `bounds` (the viewport) when given.
+ */
+export function pointerPath(from: Point, to: Point, bendRatio = 0.25, bounds?: Size): Point[] {
+  for (let ratio = bendRatio, tries = 0; ratio > 0 && tries < BEND_TRIES; ratio /= 2, tries++) {
+    const points = curveBetween(from, to, ratio);
+    if (!bounds || points.every(within(bounds))) return points;
+  }
+  return curveBetween(from, to, 0);
+}
+
 /** The point on the device pixel grid nearest to `point` (whole CSS pixels at a ratio of 1). */
 export function onPixelGrid(point: Point, pixelRatio: number): Point {
   const ratio = pixelRatio > 0 ? pixelRatio : 1;
@@ -52,9 +74,9 @@ export function onPixelGrid(point: Point, pixelRatio: number): Point {
  * none stays: one move, as Playwright moves. `origin`: where the element's
  * frame's viewport starts in the page's.
  */
-async function pathTo(locator: Locator, box: ElementBox, from: Point, target: Point, origin: Point): Promise<Point[]> {
+async function pathTo(locator: Locator, box: ElementBox, from: Point, target: Point, origin: Point, bounds: Size): Promise<Point[]> {
   const grid = (point: Point) => onPixelGrid(point, box.pixelRatio);
-  const curve = pointerPath(from, target).map(grid);
+  const curve = pointerPath(from, target, undefined, bounds).map(grid);
   // No ancestor under the pointer (the common case): nothing to keep open, no second question to the page.
   if (!box.hovered) return curve;
   const leg = (a: Point, b: Point) => pointerPath(a, b, 0);
@@ -77,7 +99,7 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
   const watch = watchForDialog(page);
   const move = async (point: Point) => (await inputStep(watch, () => page.mouse.move(point.x, point.y), STALL_MS)) === 'done';
   try {
-    const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
+    const viewport = viewports.get(page) ?? page.viewportSize() ?? { width: 1280, height: 720 };
     const from = pointer.get(page) ?? onPixelGrid({ x: between(0, viewport.width), y: between(viewport.height * 0.6, viewport.height) }, 1);
     if (!pointer.has(page)) {
       // The pointer rests somewhere before it scrolls or travels.
@@ -100,7 +122,7 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
       return true;
     };
     // To wheel a frame that scrolls the element itself, the pointer goes over the frame first.
-    const travel = (to: Point) => follow(pointerPath(pointer.get(page) ?? from, to).map((p) => onPixelGrid(p, 1)));
+    const travel = (to: Point) => follow(pointerPath(pointer.get(page) ?? from, to, undefined, viewport).map((p) => onPixelGrid(p, 1)));
     await wheelIntoView(page, locator, PREPARE_MS * 2, watch, travel).catch(() => undefined);
     if (watch.open) return undefined;
     // Asked in Playwright's utility world: locator.boundingBox() would hand the element to the page's own world (utility-world.ts).
@@ -109,9 +131,11 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     // Inside a frame: the point where the frame shows it, on the page's pixel grid.
     const shown = await pointInPage(locator, box.target, box.framed, STALL_MS);
     if (!shown) return undefined;
+    const bounds = shown.viewport ?? box.viewport;
+    viewports.set(page, bounds);
     const origin = { x: shown.x - box.target.x, y: shown.y - box.target.y };
     const target = onPixelGrid(shown, box.pixelRatio);
-    if (!(await follow(await pathTo(locator, box, pointer.get(page) ?? from, target, origin)))) return undefined;
+    if (!(await follow(await pathTo(locator, box, pointer.get(page) ?? from, target, origin, bounds)))) return undefined;
     pointer.set(page, target);
     const inFrame = { x: target.x - origin.x, y: target.y - origin.y };
     // An element the page took away on the way (scrolled back, moved, jittering) gets
