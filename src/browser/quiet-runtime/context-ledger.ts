@@ -72,8 +72,8 @@ export function contextEvent(counts: ContextCounts, sessionId: string, state: Se
       state.dialogOpen = false;
       return AS_IS;
     case 'Page.javascriptDialogOpening':
+      // Its waiters, and those of the pages it holds, are released by the shim (runtime-shim.ts).
       state.dialogOpen = true;
-      for (const waiter of state.waiters.splice(0)) waiter.resolve();
       return AS_IS;
     case 'Page.javascriptDialogClosed':
       state.dialogOpen = false;

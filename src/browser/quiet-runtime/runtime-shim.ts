@@ -226,8 +226,8 @@ export class QuietRuntime {
     if (!state?.quiet || !sessionId) return null;
     const outcome = contextEvent(this.counters, sessionId, state, raw, message);
     if (outcome.sync) this.#requestSync(sessionId, state);
-    // The pages that dialog holds answer no sync until it closes: a flush waiting on them stops waiting, as on the page itself.
-    if (message.method === 'Page.javascriptDialogOpening') for (const other of heldByDialogs(this.#sessions.values())) for (const waiter of other.waiters.splice(0)) waiter.resolve();
+    // A page behind a dialog, and the pages that dialog holds, answer no sync until it closes: a flush waiting on them stops waiting.
+    if (message.method === 'Page.javascriptDialogOpening') for (const held of [state, ...heldByDialogs(this.#sessions.values())]) for (const waiter of held.waiters.splice(0)) waiter.resolve();
     return outcome.deliver;
   }
 
