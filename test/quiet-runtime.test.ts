@@ -45,6 +45,10 @@ const BUSY_OUTER_PAGE = (port: number) => `<title>busy outer</title><iframe src=
 
 const INNER_PAGE = `<title>inner</title><button onclick="console.warn('inner clicked')">Inner</button><script>console.log('inner loaded')</script>`;
 
+// Objects logged around a message of megabytes: the replay of that message alone takes longer than
+// a preview may wait once asked for (their previews used to time out while it arrived: "Object").
+const BULKY_PAGE = `<title>bulky</title><script>console.log('before', {a: 1}); console.log('long', 'y'.repeat(5e6)); console.log('after', {b: [2, 3]});</script>`;
+
 /** The ticks one console read lists, in order. */
 const ticksIn = (read: string) => [...read.matchAll(/\[LOG\] tick (\d+)/g)].map((m) => Number(m[1]));
 
@@ -60,6 +64,7 @@ function startSite(): Promise<{ url: string; close(): Promise<void> }> {
     if (req.url === '/late-errors') return res.end(LATE_ERRORS_PAGE);
     if (req.url === '/chatty') return res.end(CHATTY_PAGE);
     if (req.url === '/counting') return res.end(COUNTING_PAGE);
+    if (req.url === '/bulky') return res.end(BULKY_PAGE);
     if (req.url === '/busy-outer') return res.end(BUSY_OUTER_PAGE(port));
     if (req.url === '/second') return res.end(`<title>second</title><p id="p">second page</p><script>console.error('second loaded')</script>`);
     res.end(`<title>outer</title><h1>Outer</h1><iframe src="http://localhost:${port}/inner"></iframe><script>console.log('outer loaded', 42)</script>`);
@@ -114,6 +119,13 @@ async function driveLateErrors(client: Client, site: string): Promise<string> {
   return textOf(await client.callTool({ name: 'browser_console_messages', arguments: { level: 'debug' } })).replaceAll(site, 'SITE');
 }
 
+/** The lines of a console read that log an object (the long one left out: ours cuts results at --max-result-chars). */
+async function driveBulky(client: Client, site: string): Promise<string[]> {
+  await client.callTool({ name: 'browser_navigate', arguments: { url: `${site}/bulky` } });
+  const read = textOf(await client.callTool({ name: 'browser_console_messages', arguments: { level: 'debug' } }));
+  return read.split('\n').filter((line) => /^\[LOG\] (before|after) /.test(line)).map((line) => line.replace(site, 'SITE'));
+}
+
 async function driveCounting(client: Client, site: string): Promise<string> {
   await client.callTool({ name: 'browser_navigate', arguments: { url: `${site}/counting` } });
   for (let i = 0; i < 3; i++) {
@@ -135,6 +147,8 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
   let upstreamLate: string;
   let oursCounting: string;
   let upstreamCounting: string;
+  let oursBulky: string[];
+  let upstreamBulky: string[];
   before(async () => {
     site = await startSite();
     // A cache of its own: the probe of whether the driver hears console messages runs under the shim.
@@ -149,6 +163,8 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     upstreamLate = await driveLateErrors(b.client, site.url);
     oursCounting = await driveCounting(a.client, site.url);
     upstreamCounting = await driveCounting(b.client, site.url);
+    oursBulky = await driveBulky(a.client, site.url);
+    upstreamBulky = await driveBulky(b.client, site.url);
   });
   after(async () => {
     await closeAll(servers);
@@ -178,6 +194,13 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     assert.match(oursLate, /\[LOG\] state \{a: 1, b: two\} \[1, 2\]/);
     assert.match(oursLate, /\[TABLE\] \[Object\]/);
     for (const text of ['rejected at load', 'thrown after 5 ms', 'thrown after 15 ms', 'thrown after 40 ms']) assert.match(oursLate, new RegExp(text));
+  });
+
+  test('objects logged around a message of megabytes read with their contents, as under the upstream CLI', () => {
+    assert.deepEqual(oursBulky, upstreamBulky);
+    assert.equal(oursBulky.length, 2, oursBulky.join('\n'));
+    assert.match(oursBulky[0]!, /^\[LOG\] before \{a: 1\}/);
+    assert.match(oursBulky[1]!, /^\[LOG\] after \{b: Array\(2\)\}|^\[LOG\] after \{b: \[2, 3\]\}/);
   });
 
   test('console.count() keeps counting across the reads in between, as under the upstream CLI', () => {

@@ -85,6 +85,8 @@ export interface ReplayedCall {
   /** Arguments whose preview is fetched. */
   waiting: Set<number>;
   slot: Slot;
+  /** Delivers the call as it is when its previews are late. */
+  deadline?: ReturnType<typeof setTimeout>;
 }
 
 /**
@@ -101,19 +103,63 @@ function argumentsWantingPreview(message: { params?: { args?: RemoteObject[] } }
 
 /** Delivers the call with what previews arrived; safe to call again. */
 export function releaseCall(call: ReplayedCall): void {
+  clearTimeout(call.deadline);
   call.waiting.clear();
   call.slot.fill(Buffer.from(JSON.stringify(call.message)));
 }
 
 /** A preview arrived (or failed: the argument stays as the replay described it). */
 export function previewArrived(call: ReplayedCall, index: number, preview: unknown): void {
+  const asked = askedOf.get(call);
+  if (asked) asked.answeredAt = performance.now();
   if (preview) call.message.params.args[index]!.preview = preview;
   call.waiting.delete(index);
   if (!call.waiting.size) releaseCall(call);
 }
 
-/** A replayed call waits this long at most for its previews (a page busy from then on never answers). */
+// A replayed call waits for its previews while the page answers: once they
+// are asked for, PREVIEW_DEADLINE_MS at most after the ask or the last answer
+// to that write (a page busy from then on never answers). Counted from each
+// call's own arrival instead, the replay's size alone (300 calls, each with an
+// object and a 20 KB string) and then the answers before its own (one write
+// asks for all of them) used up the wait: 137 of those 300 objects read
+// "Object". The replay is one task of the renderer's, so its end comes;
+// REPLAY_DEADLINE_MS is only a backstop until the previews are asked for.
 const PREVIEW_DEADLINE_MS = 300;
+const REPLAY_DEADLINE_MS = 3000;
+
+function releaseWithin(call: ReplayedCall, ms: number): void {
+  clearTimeout(call.deadline);
+  call.deadline = setTimeout(() => releaseCall(call), ms);
+  call.deadline.unref?.();
+}
+
+/** The calls one write asked previews for, and when the page last answered one. */
+interface Asked {
+  calls: readonly ReplayedCall[];
+  answeredAt: number;
+}
+
+const askedOf = new WeakMap<ReplayedCall, Asked>();
+
+function releaseWhenSilent(asked: Asked): void {
+  const silent = performance.now() - asked.answeredAt;
+  const waiting = asked.calls.filter((call) => call.waiting.size);
+  if (!waiting.length) return;
+  if (silent >= PREVIEW_DEADLINE_MS) for (const call of waiting) releaseCall(call);
+  else setTimeout(() => releaseWhenSilent(asked), PREVIEW_DEADLINE_MS - silent).unref?.();
+}
+
+/** One write just asked for the previews of these calls. */
+export function previewsAsked(calls: readonly ReplayedCall[]): void {
+  const asked: Asked = { calls: calls.filter((call) => call.waiting.size), answeredAt: performance.now() };
+  if (!asked.calls.length) return;
+  for (const call of asked.calls) {
+    clearTimeout(call.deadline);
+    askedOf.set(call, asked);
+  }
+  setTimeout(() => releaseWhenSilent(asked), PREVIEW_DEADLINE_MS).unref?.();
+}
 
 /**
  * A message a sync replayed, on a session that keeps its console: null to
@@ -132,6 +178,6 @@ export function replayedMessage(state: SessionState, start: string, raw: string,
   if (!wanted.length) return null;
   const call: ReplayedCall = { message, waiting: new Set(wanted), slot: hold() };
   sync.calls.push(call);
-  setTimeout(() => releaseCall(call), PREVIEW_DEADLINE_MS).unref();
+  releaseWithin(call, REPLAY_DEADLINE_MS);
   return [];
 }

@@ -1,5 +1,5 @@
 import { contextEvent, destroyedEvent } from './context-ledger.ts';
-import { previewArrived, releaseCall, replayedMessage } from './console-replay.ts';
+import { previewArrived, previewsAsked, releaseCall, replayedMessage } from './console-replay.ts';
 import type { Slot } from './ordered-outbox.ts';
 import type { UserAgentOverride } from '../client-hints.ts';
 import { onQuietTargetCommand, type QuietTarget } from './driver-commands.ts';
@@ -275,6 +275,7 @@ export class QuietRuntime {
     const discarding = step === 'pass+discard';
     state.sync = { ...state.sync, seen: new Set(), pass: pass === 1 ? 2 : 3, discarding, calls: [] };
     this.#toBrowser(step === 'previews' ? this.#own.lastPreviews(sessionId, calls) : this.#own.nextPass(sessionId, state.bindings, calls, discarding));
+    previewsAsked(calls);
     return out;
   }
 
