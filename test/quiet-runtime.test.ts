@@ -126,6 +126,22 @@ async function driveBulky(client: Client, site: string): Promise<string[]> {
   return read.split('\n').filter((line) => /^\[LOG\] (before|after) /.test(line)).map((line) => line.replace(site, 'SITE'));
 }
 
+// Code of the user's own that listens to the page: a console message its evaluate logs, a page
+// error thrown after it, messages logged over time. With the domain off these reached Playwright at the
+// next sync only, and the waits ran out (10 s) where the upstream's heard them at once.
+const LISTENING_CODE = [
+  `async (page) => { const [msg] = await Promise.all([page.waitForEvent('console', { timeout: 10000 }), page.evaluate(() => console.log('hi', 42))]); return msg.text(); }`,
+  `async (page) => { const [err] = await Promise.all([page.waitForEvent('pageerror', { timeout: 10000 }), page.evaluate(() => { setTimeout(() => { throw new Error('late boom'); }, 10); })]); return err.message; }`,
+  `async (page) => { const msgs = []; page.on('console', (m) => msgs.push(m.text())); await page.evaluate(() => new Promise((r) => { let n = 0; const t = setInterval(() => { console.log('tick ' + n); if (++n === 3) { clearInterval(t); r(); } }, 100); })); await page.waitForTimeout(300); return msgs; }`,
+];
+
+async function driveListeners(client: Client): Promise<string[]> {
+  await client.callTool({ name: 'browser_navigate', arguments: { url: 'about:blank' } });
+  const out: string[] = [];
+  for (const code of LISTENING_CODE) out.push(textOf(await client.callTool({ name: 'browser_run_code_unsafe', arguments: { code } })).match(/### (Result|Error)\n[^\n]*/)?.[0] ?? 'no result');
+  return out;
+}
+
 async function driveCounting(client: Client, site: string): Promise<string> {
   await client.callTool({ name: 'browser_navigate', arguments: { url: `${site}/counting` } });
   for (let i = 0; i < 3; i++) {
@@ -149,6 +165,8 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
   let upstreamCounting: string;
   let oursBulky: string[];
   let upstreamBulky: string[];
+  let oursListeners: string[];
+  let upstreamListeners: string[];
   before(async () => {
     site = await startSite();
     // A cache of its own: the probe of whether the driver hears console messages runs under the shim.
@@ -165,6 +183,8 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     upstreamCounting = await driveCounting(b.client, site.url);
     oursBulky = await driveBulky(a.client, site.url);
     upstreamBulky = await driveBulky(b.client, site.url);
+    oursListeners = await driveListeners(a.client);
+    upstreamListeners = await driveListeners(b.client);
   });
   after(async () => {
     await closeAll(servers);
@@ -201,6 +221,11 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     assert.equal(oursBulky.length, 2, oursBulky.join('\n'));
     assert.match(oursBulky[0]!, /^\[LOG\] before \{a: 1\}/);
     assert.match(oursBulky[1]!, /^\[LOG\] after \{b: Array\(2\)\}|^\[LOG\] after \{b: \[2, 3\]\}/);
+  });
+
+  test("browser_run_code_unsafe's console and page-error listeners hear the page as under the upstream CLI (a wait for a message its evaluate logs, an error thrown after it, messages over time)", () => {
+    assert.deepEqual(oursListeners, upstreamListeners);
+    assert.deepEqual(oursListeners, ['### Result\n"hi 42"', '### Result\n"late boom"', '### Result\n["tick 0","tick 1","tick 2"]']);
   });
 
   test('console.count() keeps counting across the reads in between, as under the upstream CLI', () => {

@@ -9,6 +9,7 @@ import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
 import type { ScriptStops } from './script-stop.ts';
 import type { UserScripts } from './user-scripts.ts';
 import { keepQueriesInUtilityWorld } from './utility-world.ts';
+import { syncWhileUserCodeRuns } from './quiet-runtime/user-code-listeners.ts';
 
 /**
  * Everything a freshly launched context gets before the upstream sees it:
@@ -23,7 +24,10 @@ export async function setUpLaunchedContext(
 ): Promise<boolean | null> {
   const { browser, context, quiet } = launched;
   const { plan, log } = session;
-  if (quiet) quiet.userScripts = session.userScripts;
+  if (quiet) {
+    quiet.userScripts = session.userScripts;
+    syncWhileUserCodeRuns(quiet, session.userScripts);
+  }
   readPagesQuietly(context, launched, session);
   if (quiet && launched.quietConsole) keepConsoleInLoggingOrder();
   const consoleFallbackActive = plan.consoleFallback ? await setUpConsoleFallback(browser, context, { executablePath: launched.executablePath, cacheDir: plan.binary.cacheDir, flush: quiet && (() => quiet.flush()), log }) : null;

@@ -8,6 +8,12 @@
 export class UserScripts {
   #running = 0;
   #sources: string[] = [];
+  #onCode: ((running: boolean) => void) | undefined;
+
+  /** Told when code of the user's own (browser_run_code_unsafe) starts running, and when the last of it ends. */
+  onCode(listener: (running: boolean) => void): void {
+    this.#onCode = listener;
+  }
 
   get running(): boolean {
     return this.#running > 0;
@@ -21,13 +27,15 @@ export class UserScripts {
   /** A user's script starts; the returned function ends it (once). */
   start(source?: string): () => void {
     this.#running++;
-    if (source) this.#sources.push(source);
+    if (source && this.#sources.push(source) === 1) this.#onCode?.(true);
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
       this.#running--;
-      if (source) this.#sources.splice(this.#sources.indexOf(source), 1);
+      if (!source) return;
+      this.#sources.splice(this.#sources.indexOf(source), 1);
+      if (!this.#sources.length) this.#onCode?.(false);
     };
   }
 }

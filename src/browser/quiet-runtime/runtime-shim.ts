@@ -42,9 +42,10 @@ import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST
 // `disable`, is delivered once (console-replay.ts).
 // A sync runs whenever a context may have appeared (a navigation starting or
 // committed, a new frame, a new isolated world, load), when
-// the upstream is about to read the console (flush(), console-flush.ts), and
+// the upstream is about to read the console (flush(), console-flush.ts),
 // before Playwright runs script in a page after a second without one (for
-// its own console listeners). Playwright gets a created event for
+// its own console listeners), and every 100 ms while code of the user's own
+// runs, which may listen to the page (user-code-listeners.ts). Playwright gets a created event for
 // each context it has not seen and a destroyed event for each one that went.
 // Workers (dedicated and service) are kept quiet the same way: their one
 // context is learnt by the sync that answers Playwright's enable, which
@@ -109,16 +110,25 @@ export class QuietRuntime {
    * call (a page that is gone, or busy forever, is the caller's deadline).
    */
   flush(): Promise<void> {
+    return Promise.all(this.#syncAll(true)).then(() => undefined);
+  }
+
+  /** As flush(), with nobody waiting: what the pages logged reaches Playwright's listeners. */
+  nudge(): void {
+    this.#syncAll(false);
+  }
+
+  #syncAll(wait: boolean): Promise<void>[] {
     const waits: Promise<void>[] = [];
     const held = heldByDialogs(this.#sessions.values());
     for (const [sessionId, state] of this.#sessions) {
       // A page behind a dialog keeps its messages until the dialog closes; waiting would only run out the caller's deadline.
       if (!state.quiet || state.dialogOpen || held.has(state)) continue;
       const seq = state.started + 1;
-      waits.push(new Promise((resolve) => state.waiters.push({ seq, resolve })));
+      if (wait) waits.push(new Promise((resolve) => state.waiters.push({ seq, resolve })));
       this.#requestSync(sessionId, state);
     }
-    return Promise.all(waits).then(() => undefined);
+    return waits;
   }
 
   /**
