@@ -10,9 +10,15 @@ export class UserScripts {
   #sources: string[] = [];
   #onCode: ((running: boolean) => void) | undefined;
 
-  /** Told when code of the user's own (browser_run_code_unsafe) starts running, and when the last of it ends. */
+  /**
+   * Told when code of the user's own (browser_run_code_unsafe) starts running,
+   * and when the last of it ends. A listener that replaces another (a browser
+   * launched again) takes over at once: the other is told the code ended.
+   */
   onCode(listener: (running: boolean) => void): void {
+    this.#onCode?.(false);
     this.#onCode = listener;
+    if (this.#sources.length) listener(true);
   }
 
   get running(): boolean {

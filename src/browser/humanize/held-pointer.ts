@@ -6,8 +6,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 // a request the page made that asked for HTTP authentication (keys held too;
 // answering it from DevTools would mean intercepting every request, which the
 // upstream does not do either). Every later click then reports success and
-// reaches nothing (the upstream the same); a navigation closes either. The pointer's way to an element tells it (pointer.ts): the
-// element under the pointer does not show it (:hover) once the moves are done.
+// reaches nothing (the upstream the same); a navigation closes either. The
+// pointer's way to an element tells it (pointer.ts): the element under the
+// pointer does not show it (:hover) once the moves are done.
 
 const held = new WeakMap<BrowserContext, () => void>();
 

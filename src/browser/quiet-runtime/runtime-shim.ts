@@ -45,8 +45,9 @@ import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST
 // the upstream is about to read the console (flush(), console-flush.ts),
 // before Playwright runs script in a page after a second without one (for
 // its own console listeners), and every 100 ms while code of the user's own
-// runs, which may listen to the page (user-code-listeners.ts). Playwright gets a created event for
-// each context it has not seen and a destroyed event for each one that went.
+// runs, which may listen to the page (user-code-listeners.ts). Playwright
+// gets a created event for each context it has not seen and a destroyed
+// event for each one that went.
 // Workers (dedicated and service) are kept quiet the same way: their one
 // context is learnt by the sync that answers Playwright's enable, which
 // Chromium runs before the worker's script (Playwright attaches them paused),
