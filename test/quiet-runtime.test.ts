@@ -133,12 +133,17 @@ const LISTENING_CODE = [
   `async (page) => { const [msg] = await Promise.all([page.waitForEvent('console', { timeout: 10000 }), page.evaluate(() => console.log('hi', 42))]); return msg.text(); }`,
   `async (page) => { const [err] = await Promise.all([page.waitForEvent('pageerror', { timeout: 10000 }), page.evaluate(() => { setTimeout(() => { throw new Error('late boom'); }, 10); })]); return err.message; }`,
   `async (page) => { const msgs = []; page.on('console', (m) => msgs.push(m.text())); await page.evaluate(() => new Promise((r) => { let n = 0; const t = setInterval(() => { console.log('tick ' + n); if (++n === 3) { clearInterval(t); r(); } }, 100); })); await page.waitForTimeout(300); return msgs; }`,
+  // setContent waits for a console message of its own (set-content-tag.ts), which no list shows.
+  `async (page) => { await page.setContent('<title>set</title><p>set content</p>', { timeout: 10000 }); return await page.title(); }`,
 ];
 
 async function driveListeners(client: Client): Promise<string[]> {
   await client.callTool({ name: 'browser_navigate', arguments: { url: 'about:blank' } });
   const out: string[] = [];
   for (const code of LISTENING_CODE) out.push(textOf(await client.callTool({ name: 'browser_run_code_unsafe', arguments: { code } })).match(/### (Result|Error)\n[^\n]*/)?.[0] ?? 'no result');
+  // The console API's messages (a page error thrown by the agent's own evaluate reads otherwise on ours: its stack stays out of the page's reach).
+  const listed = textOf(await client.callTool({ name: 'browser_console_messages', arguments: { level: 'debug' } }));
+  out.push(listed.split('\n').filter((line) => line.startsWith('[')).join('\n'));
   return out;
 }
 
@@ -223,9 +228,10 @@ describe('--quiet-runtime: what Playwright learns from Runtime events still work
     assert.match(oursBulky[1]!, /^\[LOG\] after \{b: Array\(2\)\}|^\[LOG\] after \{b: \[2, 3\]\}/);
   });
 
-  test("browser_run_code_unsafe's console and page-error listeners hear the page as under the upstream CLI (a wait for a message its evaluate logs, an error thrown after it, messages over time)", () => {
+  test("browser_run_code_unsafe's console and page-error listeners hear the page as under the upstream CLI (a wait for a message its evaluate logs, an error thrown after it, messages over time, page.setContent)", () => {
     assert.deepEqual(oursListeners, upstreamListeners);
-    assert.deepEqual(oursListeners, ['### Result\n"hi 42"', '### Result\n"late boom"', '### Result\n["tick 0","tick 1","tick 2"]']);
+    assert.deepEqual(oursListeners.slice(0, 4), ['### Result\n"hi 42"', '### Result\n"late boom"', '### Result\n["tick 0","tick 1","tick 2"]', '### Result\n"set"']);
+    assert.doesNotMatch(oursListeners[4]!, /set--content/);
   });
 
   test('console.count() keeps counting across the reads in between, as under the upstream CLI', () => {

@@ -5,6 +5,7 @@ import type { UserAgentOverride } from '../client-hints.ts';
 import { onQuietTargetCommand, type QuietTarget } from './driver-commands.ts';
 import { OwnCommands } from './own-commands.ts';
 import { RendererControl } from './renderer-control.ts';
+import { SetContentTags } from './set-content-tag.ts';
 import { heldByDialogs, newSessionState, newSync, nextStep, type SessionState } from './session-state.ts';
 import { UserAgentHints } from './user-agent-hints.ts';
 import { UserScripts } from '../user-scripts.ts';
@@ -80,6 +81,7 @@ export class QuietRuntime {
   userScripts = new UserScripts();
   #sessions = new Map<string, SessionState>();
   #own = new OwnCommands();
+  #setContentTags = new SetContentTags();
   /** Stops, probes or crashes a page's renderer on Playwright's own sessions (renderer-control.ts). */
   readonly renderers = new RendererControl(this.#sessions, this.#own, (message) => this.#toBrowser(message));
   /** Playwright's Page.createIsolatedWorld ids → session: a new world to sync after. */
@@ -157,6 +159,8 @@ export class QuietRuntime {
       if (method !== 'Runtime.callFunctionOn') return (start.includes(UTILITY_SOURCE_HEAD) && renamedUtilityEvaluate(full())) || true;
       if (!this.userScripts.running) return asksForGesture(end) ? withoutGesture(full()) : true;
       const text = full();
+      const tag = sessionId && this.#setContentTags.announce(text, sessionId);
+      if (tag) this.#toDriver(tag);
       const sources = this.userScripts.sources;
       return (mayBeUserEvaluate(text, sources) && cleanUserEvaluate(text, sources)) || true;
     }
@@ -206,6 +210,7 @@ export class QuietRuntime {
   #onReplayed(start: string, end: string, full: () => string): string[] | null {
     const state = this.#sessions.get(SESSION_AT_END.exec(end)?.[1] ?? '');
     if (!state?.quiet) return null;
+    if (this.#setContentTags.announced(start, full)) return [];
     if (!this.#keepConsole) {
       if (state.sync) state.sync.replayed = true;
       return null;
