@@ -180,3 +180,41 @@ test("Playwright's code that serves an evaluate in the page shows no Playwright 
   const frameless = (results: typeof mine.results) => results.map((r) => r?.replace(/(\n\s+at [^\n]*)+/g, '\n      at …'));
   assert.deepEqual(frameless(mine.results), frameless(theirs.results), 'the results read as the upstream\'s');
 });
+
+// What the user's code leaves behind after its call has answered (an error a
+// timer of its own throws, a promise it leaves rejected) reaches the page's
+// listeners as under the upstream: the error itself, not the "Script error."
+// of code V8 mutes, and an `unhandledrejection` at all. The listing of the
+// console names the error as the upstream's does.
+const LISTENING_PAGE = `<!doctype html><title>listening</title><script>
+window.seen = [];
+addEventListener('error', (e) => seen.push(['error', e.message, e.lineno > 0, e.error === null ? null : String(e.error)]));
+addEventListener('unhandledrejection', (e) => seen.push(['rejection', String(e.reason)]));
+</script><p>listening</p>`;
+
+const listening = usePageSuite('spm-evaluate-leftovers-', LISTENING_PAGE);
+
+async function driveLeftovers(server: Connected): Promise<{ seen: string; console: string[] }> {
+  listening.servers.push(server);
+  const call: Call = async (name, args = {}) => textOf(await server.client.callTool({ name, arguments: args }));
+  await call('browser_navigate', { url: listening.site.url });
+  await call('browser_evaluate', { function: "() => { setTimeout(() => { throw new Error('late boom'); }, 10); return 1; }" });
+  await call('browser_evaluate', { function: "() => { Promise.reject(new Error('left rejected')); return 2; }" });
+  await call('browser_run_code_unsafe', { code: "async (page) => { await page.evaluate(() => { setTimeout(() => { null.x; }, 10); }); await page.waitForTimeout(100); }" });
+  await call('browser_wait_for', { time: 0.3 });
+  const seen = (await call('browser_evaluate', { function: '() => JSON.stringify(window.seen)' })).match(/### Result\n([^\n]*)/)?.[1] ?? '';
+  const listed = await call('browser_console_messages', { level: 'debug' });
+  return { seen, console: listed.split('\n').filter((line) => /^(Error|TypeError): /.test(line)) };
+}
+
+test("errors the user's evaluate leaves behind reach the page's own listeners, and the console's listing, as under the upstream CLI", { timeout: 120_000 }, async (t) => {
+  const theirs = await driveLeftovers(await connectUpstream(path.join(listening.output.path, 'upstream')));
+  const mine = await driveLeftovers(await connect(testEnv(path.join(listening.output.path, 'ours'))));
+  t.diagnostic(`upstream CLI: ${theirs.seen}`);
+  t.diagnostic(`ours: ${mine.seen}`);
+  assert.match(theirs.seen, /late boom/, 'the upstream page hears the error (the probe works)');
+  assert.equal(mine.seen, theirs.seen);
+  assert.doesNotMatch(mine.seen, /Script error/);
+  assert.deepEqual(mine.console, theirs.console);
+  assert.deepEqual(mine.console, ['Error: late boom', 'Error: left rejected', "TypeError: Cannot read properties of null (reading 'x')"]);
+});

@@ -1,4 +1,5 @@
 import type { ReplayedCall } from './console-replay.ts';
+import type { UserEvaluate } from './user-evaluate.ts';
 
 // The commands the shim sends on its own (runtime-shim.ts explains the sync),
 // with ids far below Playwright's (positive) and its Browser.close id
@@ -18,7 +19,9 @@ export type Purpose =
   /** At its answer a sync's last previews are in: the sync ends. */
   | { kind: 'previewed' }
   /** Its answer (or its session's end) tells that the renderer runs commands. */
-  | { kind: 'answered'; resolve: () => void };
+  | { kind: 'answered'; resolve: () => void }
+  /** Its answer is the user's function, compiled for the call that waits for it (compiled-evaluate.ts). */
+  | { kind: 'compiled'; plan: UserEvaluate };
 
 type Bindings = ReadonlyMap<string, string | undefined>;
 

@@ -10,7 +10,8 @@ import { heldByDialogs, newSessionState, newSync, nextStep, type SessionState } 
 import { UserAgentHints } from './user-agent-hints.ts';
 import { UserScripts } from '../user-scripts.ts';
 import { asksForGesture, withoutGesture } from './user-gesture.ts';
-import { cleanUserEvaluate, mayBeUserEvaluate } from './user-evaluate.ts';
+import { inlined, mayBeUserEvaluate, userEvaluate } from './user-evaluate.ts';
+import { afterCompile, compileFirst } from './compiled-evaluate.ts';
 import { renamedUtilityEvaluate, UTILITY_SOURCE_HEAD } from './anonymous-utility.ts';
 import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
 
@@ -162,7 +163,11 @@ export class QuietRuntime {
       const tag = sessionId && this.#setContentTags.announce(text, sessionId);
       if (tag) this.#toDriver(tag);
       const sources = this.userScripts.sources;
-      return (mayBeUserEvaluate(text, sources) && cleanUserEvaluate(text, sources)) || true;
+      const plan = mayBeUserEvaluate(text, sources) ? userEvaluate(text, sources) : undefined;
+      if (!plan) return true;
+      // A worker answers a call given the compiled function "Could not find object with given id": inlined there.
+      const framed = state?.type === 'page' || state?.type === 'iframe';
+      return (framed && sessionId && compileFirst(this.#own, sessionId, plan)) || inlined(plan);
     }
     const hinted = method === 'Target.detachFromTarget' || USER_AGENT_METHODS.has(method);
     // Without client hints to keep, those commands are not this shim's.
@@ -269,6 +274,11 @@ export class QuietRuntime {
     if (purpose.kind === 'answered') {
       purpose.resolve();
       return [];
+    }
+    if (purpose.kind === 'compiled') {
+      const next = afterCompile(this.#own, sessionId, purpose.plan, message);
+      if (next.toBrowser) this.#toBrowser(next.toBrowser);
+      return next.toDriver ? [next.toDriver] : [];
     }
     if (purpose.kind === 'preview') previewArrived(purpose.call, purpose.index, (message.result as { result?: { preview?: unknown } } | undefined)?.result?.preview);
     else if (purpose.kind === 'disable') state?.keys.replayStarts();

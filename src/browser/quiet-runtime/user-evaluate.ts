@@ -86,14 +86,30 @@ function inCode(expression: string, sources: readonly string[]): boolean {
 /** A quick look before parsing: browser_evaluate's calls carry both; with a script's code running, any Playwright evaluation may hand it a page function of that code. */
 export const mayBeUserEvaluate = (text: string, sources: readonly string[]): boolean => text.includes(UTILITY_CALL) && (sources.length > 0 || text.includes('const value = eval(') || text.includes('let value=eval('));
 
-type CallMessage = Message & { params?: { functionDeclaration?: unknown; arguments?: { value?: unknown }[] } };
+export type CallMessage = Message & { id: number; params: { functionDeclaration: string; objectId?: string; userGesture?: boolean; arguments: { value?: unknown; objectId?: string }[] } };
 
 /**
- * browser_evaluate's call with the user's text compiled into it, or a call of a
+ * A user's evaluation, two ways to send it: its function compiled on its own
+ * (`compiled`, a function expression) and handed to the call as one more last
+ * argument (`declaration`), or inlined in the call (`inlined`).
+ */
+export interface UserEvaluate {
+  message: CallMessage;
+  compiled: string;
+  declaration: string;
+  inlined: string;
+}
+
+// The function the call gets last, taken off before Playwright's arguments are used.
+const LAST_ARGUMENT = 'args.pop()';
+const CALL_LAST_ARGUMENT = '(...args) => args.pop()(...args)';
+
+/**
+ * browser_evaluate's call with the user's text compiled apart, or a call of a
  * page function from the code of a running script (`sources`); undefined to
  * send the call as it is.
  */
-export function cleanUserEvaluate(text: string, sources: readonly string[] = []): string | undefined {
+export function userEvaluate(text: string, sources: readonly string[] = []): UserEvaluate | undefined {
   const message = JSON.parse(text) as CallMessage;
   const params = message.params;
   if (params?.functionDeclaration !== UTILITY_CALL || !Array.isArray(params.arguments)) return undefined;
@@ -103,13 +119,24 @@ export function cleanUserEvaluate(text: string, sources: readonly string[] = [])
   const shape = WRAPPER.exec(expression.value) ?? WRAPPER_MINIFIED.exec(expression.value);
   if (!shape) {
     if (!inCode(expression.value, sources) || !parses(`(0, (${expression.value}\n))`)) return undefined;
-    params.functionDeclaration = codeCall(expression.value);
-    return JSON.stringify(message);
+    const compiled = codeCall(expression.value);
+    return { message, compiled, declaration: CALL_LAST_ARGUMENT, inlined: compiled };
   }
   const count = argCount?.value;
   if (typeof count !== 'number' || count < 1) return undefined;
   const userText = params.arguments[4 + count]?.value;
   if (typeof userText !== 'string' || !parses(`(${userText})`)) return undefined;
-  params.functionDeclaration = utilityCall(wrapper(!!shape[1], userText));
-  return JSON.stringify(message);
+  const compiled = wrapper(!!shape[1], userText);
+  return { message, compiled, declaration: utilityCall(LAST_ARGUMENT), inlined: utilityCall(compiled) };
+}
+
+/** The call with the user's function inlined, as text to send. */
+export function inlined(plan: UserEvaluate): string {
+  return JSON.stringify({ ...plan.message, params: { ...plan.message.params, functionDeclaration: plan.inlined } });
+}
+
+/** The call with the user's function, compiled apart, as its last argument. */
+export function withCompiled(plan: UserEvaluate, objectId: string): string {
+  const params = plan.message.params;
+  return JSON.stringify({ ...plan.message, params: { ...params, functionDeclaration: plan.declaration, arguments: [...params.arguments, { objectId }] } });
 }
