@@ -28,7 +28,9 @@ export function compileFirst(own: OwnCommands, sessionId: string, plan: UserEval
 
 /** Once compiled: what goes to Chromium (the call) and to Playwright (its answer, when the compile threw). */
 export function afterCompile(own: OwnCommands, sessionId: string, plan: UserEvaluate, answer: Message): { toBrowser?: string; toDriver?: string } {
-  // The context went, or is not there yet: the call inlined gets Chromium's own answer for it.
+  // Stopped (a hung page's script is terminated): the user's expression ran, and would run again inlined.
+  if (answer.error && /terminat/i.test((answer.error as { message?: string }).message ?? '')) return { toDriver: JSON.stringify({ id: plan.message.id, error: answer.error, sessionId }) };
+  // The context went, or is not one this reads: the call inlined gets Chromium's own answer for it.
   if (answer.error) return { toBrowser: inlined(plan) };
   const result = answer.result as { result?: { objectId?: string; type?: string }; exceptionDetails?: unknown } | undefined;
   // An expression that threw: the call's answer, as when it threw inside the call.
