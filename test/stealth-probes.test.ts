@@ -8,7 +8,8 @@ import { connectUpstream } from './helpers/upstream-cli.ts';
 
 interface Probe {
   moves: [number, number, number][];
-  clicks: [number, number, number, boolean, string][];
+  /** x, y, moves before it, trusted, target id, and the window's bars: [left and top as the click places the page in the window, outer − inner width and height]. */
+  clicks: [number, number, number, boolean, string, number[]][];
   keys: number[];
   stackRead: boolean;
   prepareStackTrace: boolean;
@@ -141,6 +142,15 @@ describe('automation probes: no signal of our own, one identity everywhere, huma
     // The window with the browser's bars fits the screen's available height, as on any desktop (Playwright
     // alone reports a screen the size of the viewport, below the window).
     assert.ok(ours.geometry.avail[1]! >= ours.geometry.outer[1]! && ours.geometry.outer[1]! > ours.geometry.inner[1]!, JSON.stringify(ours.geometry));
+  });
+
+  // Playwright sizes a window by the bars of a headed one when the user agent has no "Headless" in it (ours'):
+  // outer − inner read 8 and 85 while a click placed the page 0 and 87 px into the window, which no window has.
+  test("the window's bars read the same from a click and from outer − inner sizes, as on the upstream CLI", () => {
+    const [bars] = ours.clicks.map((c) => c[5]);
+    const [upstreamBars] = upstream.clicks.map((c) => c[5]);
+    assert.deepEqual(upstreamBars!.slice(0, 2), upstreamBars!.slice(2), `the reference: ${JSON.stringify(upstreamBars)}`);
+    assert.deepEqual(bars!.slice(0, 2), bars!.slice(2), `a click's offsets, then outer − inner: ${JSON.stringify(bars)}`);
   });
 
   test('a click comes after a pointer path with uneven timing; keys arrive with uneven delays (the upstream: one jump, even keys)', () => {

@@ -25,7 +25,7 @@ const mine = (work) => { own++; try { return work(); } finally { own--; } };
 // The upstream's WebMCP discovery reads these in the page's own world at every snapshot; a page sees it with a getter.
 for (const proto of [Document.prototype, Navigator.prototype]) Object.defineProperty(proto, 'modelContext', { get() { probe.modelContextReads++; return undefined; }, configurable: true });
 addEventListener('mousemove', (e) => mine(() => probe.moves.push([e.clientX, e.clientY, performance.now()])), true);
-addEventListener('click', (e) => mine(() => probe.clicks.push([e.clientX, e.clientY, probe.moves.length, e.isTrusted, e.target.id])), true);
+addEventListener('click', (e) => mine(() => probe.clicks.push([e.clientX, e.clientY, probe.moves.length, e.isTrusted, e.target.id, [e.screenX - e.clientX - screenX, e.screenY - e.clientY - screenY, outerWidth - innerWidth, outerHeight - innerHeight]])), true);
 addEventListener('keydown', (e) => mine(() => probe.keys.push(performance.now())), true);
 // A person's choice in a <select> gives trusted input and change events; one set from script does not.
 probe.selectEvents = [];

@@ -30,13 +30,14 @@ const tail = (message: Buffer) => message.toString('latin1', Math.max(0, message
  * Runs every message on the child's pipe through the shim. Call before
  * Playwright reads child.stdio[3] and [4].
  */
-export function tapDevtoolsPipe(child: ChildProcess, options: { keepConsole: boolean; userAgent?: UserAgentOverride }): QuietRuntime | undefined {
+export function tapDevtoolsPipe(child: ChildProcess, options: { keepConsole: boolean; userAgent?: UserAgentOverride; headlessWindow?: boolean }): QuietRuntime | undefined {
   let shim: QuietRuntime | undefined;
   interposePipe(child, (ends) => {
     const outbox = new OrderedOutbox(ends.toDriver);
     const quiet = new QuietRuntime({
       keepConsole: options.keepConsole,
       userAgent: options.userAgent,
+      headlessWindow: options.headlessWindow,
       toBrowser: (message) => ends.toBrowser(`${message}\0`),
       toDriver: (message) => (outbox.add(Buffer.from(message)), outbox.flush()),
       hold: () => outbox.hold(),

@@ -13,7 +13,8 @@ import { asksForGesture, withoutGesture } from './user-gesture.ts';
 import { inlined, mayBeUserEvaluate, userEvaluate } from './user-evaluate.ts';
 import { afterCompile, compileFirst } from './compiled-evaluate.ts';
 import { renamedUtilityEvaluate, UTILITY_SOURCE_HEAD } from './anonymous-utility.ts';
-import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, type Message } from './watched-messages.ts';
+import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, WINDOW_METHODS, type Message } from './watched-messages.ts';
+import { HeadlessWindow } from './headless-window.ts';
 
 // With CDP's Runtime domain enabled, V8 describes every console.log argument
 // for the driver as it is logged: an Error's `stack` is formatted, which calls
@@ -94,12 +95,14 @@ export class QuietRuntime {
   #toDriver: (message: string) => void;
   #keepConsole: boolean;
   #hints: UserAgentHints | undefined;
+  #window: HeadlessWindow | undefined;
 
   /**
    * keepConsole false: each sync first discards what the page logged, so nothing it logged is ever described.
    * userAgent: given to every page, frame and worker before it runs (client-hints.ts).
    */
-  constructor(io: { keepConsole?: boolean; userAgent?: UserAgentOverride; toBrowser(message: string): void; toDriver(message: string): void; hold(): Slot; gate(): () => void }) {
+  constructor(io: { keepConsole?: boolean; userAgent?: UserAgentOverride; headlessWindow?: boolean; toBrowser(message: string): void; toDriver(message: string): void; hold(): Slot; gate(): () => void }) {
+    if (io.headlessWindow) this.#window = new HeadlessWindow();
     this.#toBrowser = io.toBrowser;
     this.#hold = io.hold;
     this.#gate = io.gate;
@@ -153,6 +156,10 @@ export class QuietRuntime {
     const head = REQUEST_HEAD.exec(start);
     if (!head || !WATCHED_COMMANDS.has(head[2]!)) return true;
     const method = head[2]!;
+    if (WINDOW_METHODS.has(method)) {
+      if (method === 'Browser.getVersion') this.#window?.asked(Number(head[1]));
+      return (method === 'Browser.setWindowBounds' && this.#window?.rewritten(full())) || true;
+    }
     if (SCRIPT_METHODS.has(method)) {
       const sessionId = SESSION_AT_END.exec(end)?.[1];
       const state = sessionId ? this.#sessions.get(sessionId) : undefined;
@@ -203,6 +210,7 @@ export class QuietRuntime {
     if (!id) return null;
     const n = Number(id[1]);
     if (OwnCommands.owns(n)) return this.#onOwnResponse(n, JSON.parse(full()) as Message);
+    this.#window?.answered(n, full);
     const worldSession = this.#worldRequests.get(n);
     if (worldSession !== undefined) {
       this.#worldRequests.delete(n);

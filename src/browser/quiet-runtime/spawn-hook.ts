@@ -29,7 +29,9 @@ export function installQuietRuntimeHook(): void {
     const launch = quietRuntimeLaunch(args);
     if (!launch || !args.includes('--remote-debugging-pipe') || tapped.has(child)) return;
     const { token } = launch;
-    const shim = tapDevtoolsPipe(child, { keepConsole: launch.console, userAgent: expected.get(token)?.userAgent });
+    // Headless, and no persistent profile (whose first window Playwright sizes otherwise): headless-window.ts.
+    const headlessWindow = args.some((a) => a === '--headless' || a.startsWith('--headless=')) && args.includes('--no-startup-window');
+    const shim = tapDevtoolsPipe(child, { keepConsole: launch.console, userAgent: expected.get(token)?.userAgent, headlessWindow });
     if (!shim) return;
     tapped.add(child);
     byToken.set(token, shim);

@@ -33,7 +33,8 @@ export const SYNC_ON_LIFECYCLE_NAMES = [...SYNC_ON_LIFECYCLE].map((name) => `"na
 export const REPLAYED_EVENTS = ['{"method":"Runtime.consoleAPICalled"', '{"method":"Runtime.exceptionThrown"'];
 export const SCRIPT_METHODS = new Set(['Runtime.evaluate', 'Runtime.callFunctionOn']);
 export const USER_AGENT_METHODS = new Set(['Emulation.setUserAgentOverride', 'Network.setUserAgentOverride']);
-export const WATCHED_COMMANDS = new Set(['Runtime.enable', 'Runtime.disable', 'Page.createIsolatedWorld', 'Runtime.addBinding', 'Runtime.removeBinding', 'Target.detachFromTarget', ...USER_AGENT_METHODS, ...SCRIPT_METHODS]);
+export const WINDOW_METHODS = new Set(['Browser.getVersion', 'Browser.setWindowBounds']);
+export const WATCHED_COMMANDS = new Set([...WINDOW_METHODS, 'Runtime.enable', 'Runtime.disable', 'Page.createIsolatedWorld', 'Runtime.addBinding', 'Runtime.removeBinding', 'Target.detachFromTarget', ...USER_AGENT_METHODS, ...SCRIPT_METHODS]);
 // Playwright writes sessionId last: the session of a big command (a 300 kB script) without decoding it.
 export const SESSION_AT_END = /"sessionId":"([^"\\]+)"\}$/;
 export const RESPONSE_ID = /^\{"id":(-?\d+)/;
