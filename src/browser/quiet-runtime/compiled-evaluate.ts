@@ -1,5 +1,5 @@
 import type { OwnCommands } from './own-commands.ts';
-import { inlined, withCompiled, type UserEvaluate } from './user-evaluate.ts';
+import { inlined, mayBeUserEvaluate, userEvaluate, withCompiled, type UserEvaluate } from './user-evaluate.ts';
 import type { Message } from './watched-messages.ts';
 
 // V8 mutes what goes wrong in code the inspector compiles for
@@ -17,8 +17,20 @@ import type { Message } from './watched-messages.ts';
 // A remote object's id: the isolate's, the execution context's, then a counter (V8's RemoteObjectId).
 const CONTEXT_OF_OBJECT = /^-?\d+\.(\d+)\.\d+$/;
 
+/**
+ * A call while the user's script runs (browser_evaluate, browser_run_code_unsafe): the text to send in
+ * its place (the compile, or the call with the user's function inlined), or true to send it as it is.
+ */
+export function userEvaluateCommand(text: string, sources: readonly string[], own: OwnCommands, sessionId: string | undefined, targetType: string | undefined): string | true {
+  const plan = mayBeUserEvaluate(text, sources) ? userEvaluate(text, sources) : undefined;
+  if (!plan) return true;
+  // A worker answers a call given the compiled function "Could not find object with given id": inlined there.
+  const framed = targetType === 'page' || targetType === 'iframe';
+  return (framed && sessionId && compileFirst(own, sessionId, plan)) || inlined(plan);
+}
+
 /** The Runtime.evaluate that compiles the user's function, to send in the call's place; undefined to inline it. */
-export function compileFirst(own: OwnCommands, sessionId: string, plan: UserEvaluate): string | undefined {
+function compileFirst(own: OwnCommands, sessionId: string, plan: UserEvaluate): string | undefined {
   const context = CONTEXT_OF_OBJECT.exec(plan.message.params.objectId ?? '')?.[1];
   if (!context) return undefined;
   // A page function that is an expression (browser_run_code_unsafe's `page.evaluate('…')`) runs here: with the call's gesture.

@@ -21,6 +21,13 @@ export class HeadlessWindow {
   #asked = new Set<number>();
   #bars: Bars | undefined;
 
+  /** Playwright's Browser.getVersion or Browser.setWindowBounds: true to send it as it is, or the text to send. */
+  command(method: string, id: number, full: () => string): true | string {
+    if (method === 'Browser.getVersion') this.asked(id);
+    else if (method === 'Browser.setWindowBounds') return this.rewritten(full()) ?? true;
+    return true;
+  }
+
   /** Playwright asked for the browser's version (its user agent), with this id. */
   asked(id: number): void {
     this.#asked.add(id);

@@ -10,8 +10,7 @@ import { heldByDialogs, newSessionState, newSync, nextStep, type SessionState } 
 import { UserAgentHints } from './user-agent-hints.ts';
 import { UserScripts } from '../user-scripts.ts';
 import { asksForGesture, withoutGesture } from './user-gesture.ts';
-import { inlined, mayBeUserEvaluate, userEvaluate } from './user-evaluate.ts';
-import { afterCompile, compileFirst } from './compiled-evaluate.ts';
+import { afterCompile, userEvaluateCommand } from './compiled-evaluate.ts';
 import { renamedUtilityEvaluate, UTILITY_SOURCE_HEAD } from './anonymous-utility.ts';
 import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, WINDOW_METHODS, type Message } from './watched-messages.ts';
 import { HeadlessWindow } from './headless-window.ts';
@@ -156,10 +155,7 @@ export class QuietRuntime {
     const head = REQUEST_HEAD.exec(start);
     if (!head || !WATCHED_COMMANDS.has(head[2]!)) return true;
     const method = head[2]!;
-    if (WINDOW_METHODS.has(method)) {
-      if (method === 'Browser.getVersion') this.#window?.asked(Number(head[1]));
-      return (method === 'Browser.setWindowBounds' && this.#window?.rewritten(full())) || true;
-    }
+    if (WINDOW_METHODS.has(method)) return this.#window?.command(method, Number(head[1]), full) ?? true;
     if (SCRIPT_METHODS.has(method)) {
       const sessionId = SESSION_AT_END.exec(end)?.[1];
       const state = sessionId ? this.#sessions.get(sessionId) : undefined;
@@ -169,12 +165,7 @@ export class QuietRuntime {
       const text = full();
       const tag = sessionId && this.#setContentTags.announce(text, sessionId);
       if (tag) this.#toDriver(tag);
-      const sources = this.userScripts.sources;
-      const plan = mayBeUserEvaluate(text, sources) ? userEvaluate(text, sources) : undefined;
-      if (!plan) return true;
-      // A worker answers a call given the compiled function "Could not find object with given id": inlined there.
-      const framed = state?.type === 'page' || state?.type === 'iframe';
-      return (framed && sessionId && compileFirst(this.#own, sessionId, plan)) || inlined(plan);
+      return userEvaluateCommand(text, this.userScripts.sources, this.#own, sessionId, state?.type);
     }
     const hinted = method === 'Target.detachFromTarget' || USER_AGENT_METHODS.has(method);
     // Without client hints to keep, those commands are not this shim's.
