@@ -23,14 +23,9 @@ export class HeadlessWindow {
 
   /** Playwright's Browser.getVersion or Browser.setWindowBounds: true to send it as it is, or the text to send. */
   command(method: string, id: number, full: () => string): true | string {
-    if (method === 'Browser.getVersion') this.asked(id);
-    else if (method === 'Browser.setWindowBounds') return this.rewritten(full()) ?? true;
+    if (method === 'Browser.getVersion') this.#asked.add(id);
+    else if (method === 'Browser.setWindowBounds') return this.#rewritten(full()) ?? true;
     return true;
-  }
-
-  /** Playwright asked for the browser's version (its user agent), with this id. */
-  asked(id: number): void {
-    this.#asked.add(id);
   }
 
   /** An answer to Playwright: the version's tells which bars Playwright will add. */
@@ -41,7 +36,7 @@ export class HeadlessWindow {
   }
 
   /** Browser.setWindowBounds with the headless bars in place of the headed ones; undefined to send it as it is. */
-  rewritten(text: string): string | undefined {
+  #rewritten(text: string): string | undefined {
     const bars = this.#bars;
     if (!bars) return undefined;
     const message = JSON.parse(text) as { params?: { bounds?: { width?: unknown; height?: unknown; windowState?: unknown } } };
