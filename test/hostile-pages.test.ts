@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Driver, ownSession, TIMEOUTS, useHostileSuite } from './helpers/hostile-driver.ts';
-import { runAll, SCENARIOS } from './helpers/hostile-scenarios.ts';
+import { runAllAtOnce, SCENARIOS } from './helpers/hostile-scenarios.ts';
 import { describe, test } from 'node:test';
 import { browserProcessesOf, commandLine, isAlive, waitFor } from './helpers/processes.ts';
 import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
@@ -21,11 +21,22 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     ['ours, default engine (--binary-path Debian Chromium)', () => connect(testEnv(`${output.path}/ours`), TIMEOUTS)],
     ['ours, --browser-engine playwright', () => connect(testEnv(`${output.path}/ours-pw`, { STEALTH_BINARY_PATH: '' }), ['--browser-engine', 'playwright', ...TIMEOUTS])],
   ];
-  for (const [label, start] of targets) {
-    test(`${label}: the whole corpus`, { timeout: 300_000 }, async (t) => {
+  // The three play the corpus at once, started by whichever test comes first; each test reads its own.
+  let played: Promise<Map<string, { server: Connected; outcome: PromiseSettledResult<Map<string, Driver>> }>> | undefined;
+  const playAll = () => played ??= (async () => {
+    const started = await Promise.all(targets.map(async ([, start]) => {
       const server = await start();
       servers.push(server);
-      const drivers = await runAll(server.client, suite.site);
+      return server;
+    }));
+    const outcomes = await runAllAtOnce(started.map((server) => server.client), suite.site);
+    return new Map(targets.map(([label], i) => [label, { server: started[i]!, outcome: outcomes[i]! }]));
+  })();
+  for (const [label] of targets) {
+    test(`${label}: the whole corpus`, { timeout: 300_000 }, async (t) => {
+      const { server, outcome } = (await playAll()).get(label)!;
+      if (outcome.status === 'rejected') throw outcome.reason;
+      const drivers = outcome.value;
       results.set(label, drivers);
       // The per-page report (longest call, errors, usable after), printed in the test output.
       for (const [name, d] of drivers) {
