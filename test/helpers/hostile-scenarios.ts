@@ -112,3 +112,17 @@ export function runAllAtOnce(clients: Client[], site: HostileSite): Promise<Prom
   const turn = inTurn();
   return Promise.allSettled(clients.map((client) => runAll(client, site, turn)));
 }
+
+/** Plays each scenario through `play` (a session of its own each), `sessions` at a time; the scenarios in ALONE take turns. */
+export async function playEachAtOnce(scenarios: Scenario[], sessions: number, play: (run: Scenario[1]) => Promise<Driver>): Promise<Driver[]> {
+  const turn = inTurn();
+  const queue = [...scenarios];
+  const played: Driver[] = [];
+  await Promise.all(Array.from({ length: sessions }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [name, run] = next;
+      played.push(await (ALONE.has(name) ? turn(() => play(run)) : play(run)));
+    }
+  }));
+  return played;
+}
