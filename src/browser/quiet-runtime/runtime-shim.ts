@@ -1,12 +1,13 @@
-import { contextEvent, destroyedEvent } from './context-ledger.ts';
-import { previewArrived, previewsAsked, releaseCall, replayedMessage } from './console-replay.ts';
+import { contextEvent } from './context-ledger.ts';
+import { previewArrived, releaseCall, replayedMessage } from './console-replay.ts';
 import type { Slot } from './ordered-outbox.ts';
 import type { UserAgentOverride } from '../client-hints.ts';
 import { onQuietTargetCommand, type QuietTarget } from './driver-commands.ts';
 import { OwnCommands } from './own-commands.ts';
 import { RendererControl } from './renderer-control.ts';
 import { SetContentTags } from './set-content-tag.ts';
-import { heldByDialogs, newSessionState, newSync, nextStep, type SessionState } from './session-state.ts';
+import { heldByDialogs, newSessionState, newSync, type SessionState } from './session-state.ts';
+import { enableAnswered } from './sync-pass.ts';
 import { UserAgentHints } from './user-agent-hints.ts';
 import { UserScripts } from '../user-scripts.ts';
 import { asksForGesture, withoutGesture } from './user-gesture.ts';
@@ -287,23 +288,8 @@ export class QuietRuntime {
     }
     if (purpose.kind === 'previewed') return state?.sync ? this.#endSync(sessionId, state, []) : [];
     if (purpose.kind !== 'enable' || !state?.sync) return [];
-    const { seen, pass, calls } = state.sync;
-    const out: string[] = [];
-    // A context the enable did not report is gone (its frame navigated or detached while the domain was off).
-    if (!message.error) for (const contextId of [...state.contexts.keys()]) if (!seen.has(contextId)) (state.contexts.delete(contextId), out.push(destroyedEvent(this.counters, sessionId, contextId)));
-    for (const enableId of state.enables.splice(0)) out.push(JSON.stringify(message.error ? { id: enableId, error: message.error, sessionId } : { id: enableId, result: {}, sessionId }));
-    const step = message.error ? 'end' : nextStep(state);
-    if (step === 'end') return this.#endSync(sessionId, state, out);
-    if (!this.#keepConsole) {
-      this.#toBrowser(this.#own.discard(sessionId));
-      return this.#endSync(sessionId, state, out);
-    }
-    if (step === 'previews' && state.sync.storage.mustEmpty) state.discardsPutOff++;
-    const discarding = step === 'pass+discard';
-    state.sync = { ...state.sync, seen: new Set(), pass: pass === 1 ? 2 : 3, discarding, calls: [] };
-    this.#toBrowser(step === 'previews' ? this.#own.lastPreviews(sessionId, calls) : this.#own.nextPass(sessionId, state.bindings, calls, discarding));
-    previewsAsked(calls);
-    return out;
+    const { out, done } = enableAnswered(this.#own, this.counters, sessionId, state, message, this.#keepConsole, (text) => this.#toBrowser(text));
+    return done ? this.#endSync(sessionId, state, out) : out;
   }
 
   #endSync(sessionId: string, state: SessionState, out: string[]): string[] {
