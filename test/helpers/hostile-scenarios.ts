@@ -71,11 +71,12 @@ const ALONE = new Set([
   'a page that allocates until its renderer is killed (OOM)',
 ]);
 
-/** Runs `fn` once every earlier caller's `fn` has finished. */
-type Turn = <T>(fn: () => Promise<T>) => Promise<T>;
-const inTurn = (): Turn => {
+/** Plays scenario `name` through `fn`: a scenario in ALONE once every earlier one of them has finished, any other at once. */
+type Turns = <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+const takingTurns = (): Turns => {
   let last = Promise.resolve();
-  return async (fn) => {
+  return async (name, fn) => {
+    if (!ALONE.has(name)) return fn();
     const before = last;
     let done!: () => void;
     last = new Promise((resolve) => { done = resolve; });
@@ -84,7 +85,7 @@ const inTurn = (): Turn => {
   };
 };
 
-async function runAll(client: Client, site: HostileSite, turn: Turn = (fn) => fn()): Promise<Map<string, Driver>> {
+async function runAll(client: Client, site: HostileSite, turns: Turns): Promise<Map<string, Driver>> {
   const out = new Map<string, Driver>();
   for (const [name, run] of SCENARIOS) {
     const d = new Driver(client, site);
@@ -96,7 +97,7 @@ async function runAll(client: Client, site: HostileSite, turn: Turn = (fn) => fn
       await d.call('browser_navigate', { url: `${site.url}/calm` });
       return d.call('browser_snapshot');
     };
-    const snap = await (ALONE.has(name) ? turn(play) : play());
+    const snap = await turns(name, play);
     assert.match(snap, /Calm/, `${name}: the session is not usable afterwards: ${snap}`);
     out.set(name, d);
   }
@@ -109,19 +110,19 @@ async function runAll(client: Client, site: HostileSite, turn: Turn = (fn) => fn
  * the scenarios in ALONE take turns. Each target's outcome is its own.
  */
 export function runAllAtOnce(clients: Client[], site: HostileSite): Promise<PromiseSettledResult<Map<string, Driver>>[]> {
-  const turn = inTurn();
-  return Promise.allSettled(clients.map((client) => runAll(client, site, turn)));
+  const turns = takingTurns();
+  return Promise.allSettled(clients.map((client) => runAll(client, site, turns)));
 }
 
 /** Plays each scenario through `play` (a session of its own each), `sessions` at a time; the scenarios in ALONE take turns. */
 export async function playEachAtOnce(scenarios: Scenario[], sessions: number, play: (run: Scenario[1]) => Promise<Driver>): Promise<Driver[]> {
-  const turn = inTurn();
+  const turns = takingTurns();
   const queue = [...scenarios];
   const played: Driver[] = [];
   await Promise.all(Array.from({ length: sessions }, async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const [name, run] = next;
-      played.push(await (ALONE.has(name) ? turn(() => play(run)) : play(run)));
+      played.push(await turns(name, () => play(run)));
     }
   }));
   return played;
