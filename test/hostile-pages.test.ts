@@ -216,6 +216,24 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     assert.match(await server.client.callTool({ name: 'browser_snapshot', arguments: {} }).then(textOf), /Page URL: \S+\/calm/);
   });
 
+  // A click times out a moment after the page last ran Playwright's script (here a 1 s action
+  // timeout: the click's handler never returns). The check after the timeout does not wait on such a
+  // page (a page of long tasks answers between two of them, seconds later); it asks again in the
+  // background, and its note goes to the next call.
+  test('a click whose handler never returns, timed out a second after the page last answered: the page is closed and the note reaches the agent by the next call (ours)', { timeout: 90_000 }, async (t) => {
+    const server = await own(t, 'spin-click', [...TIMEOUTS, '--timeout-action', '1000']);
+    const d = new Driver(server.client, suite.site, 20_000);
+    await d.go('/spin-on-click');
+    const clicked = await d.click('Spin');
+    assert.match(clicked, /### Error[\s\S]*Timeout 1000ms exceeded/);
+    const next = await d.go('/calm');
+    t.diagnostic(`the click took ${d.durations.at(-2)} ms, the navigate after it ${d.durations.at(-1)} ms; the note came with the ${/stopped responding/.test(clicked) ? 'click' : 'navigate'}`);
+    assert.match(clicked + next, /stopped responding \(a script that never yields\); it was closed so this session can go on/);
+    assert.match(next, /Page URL: \S+\/calm/);
+    assert.deepEqual(d.slow, []);
+    assert.match(await d.call('browser_snapshot'), /Calm/);
+  });
+
   // A client that gives up first (its own timeout, a user pressing stop)
   // cancels the call and gets no answer; the page it leaves behind must not
   // take every later call of the session down with it.

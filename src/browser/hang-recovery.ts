@@ -5,14 +5,14 @@ import { navigationWaitingFor, watchNavigations } from './waiting-navigations.ts
 import { hasCrashed, watchCrashes } from './crashed-tabs.ts';
 import { makeCurrentTab, openDialogOf, watchDialogs } from './open-dialogs.ts';
 import { watchRenderers } from './renderer-activity.ts';
-import { learnTargetId, rendererAnswers, targetIdOf, type ScriptStops } from './script-stop.ts';
+import { askTargetInfo, learnTargetId, rendererAnswers, targetIdOf, type ScriptStops } from './script-stop.ts';
 
 // Chromium gives a stuck renderer's unload 500 ms, then closes its page anyway
 // (measured: ~520 ms for an endless loop); a page that takes longer is kept
 // busy rather than stuck, and is left closing in the background.
 const CLOSE_MS = 2000;
 
-type PageState = 'answers' | 'stuck' | 'rootless' | 'reloading' | 'navigating' | 'held' | 'waiting' | 'starved';
+type PageState = 'answers' | 'lately' | 'stuck' | 'rootless' | 'reloading' | 'navigating' | 'held' | 'waiting' | 'starved';
 
 // How long the check watches an answering page's document for a replacement.
 const RELOAD_WATCH_MS = 500;
@@ -35,10 +35,14 @@ const BUSY_ANSWER_MS = 250;
 // over and over (a refresh loop). The DOM and Page domains tell both without
 // running anything in the page. A page whose navigation waits for its server
 // answers nothing either (waiting-navigations.ts): it is not stuck.
-async function probe(context: BrowserContext, page: Page, probeMs: number): Promise<PageState> {
+async function probe(context: BrowserContext, page: Page, probeMs: number, stops: ScriptStops | undefined, trustRecent: boolean): Promise<PageState> {
   const silent = (): PageState => (page.isClosed() ? 'answers' : navigationWaitingFor(page) ? 'navigating' : 'stuck');
   const session = await withDeadline(context.newCDPSession(page).catch(() => undefined), probeMs);
   if (!session) return silent();
+  // Ran Playwright's script within the time the probe would give it: busy with tasks of its own (a
+  // click on a page of 2.5 s tasks timed out 0.5-2 s after its last answer), asked only briefly.
+  const targetId = trustRecent && stops ? (await askTargetInfo(session, probeMs))?.targetId : undefined;
+  const lately = !!targetId && (stops!.sinceAnswer(targetId) ?? Infinity) < probeMs;
   // Seen twice, RELOAD_WATCH_MS apart: a document being replaced is rootless for a moment.
   const look = async (withinMs: number) => {
     const [tree, document] = await Promise.all([
@@ -51,7 +55,8 @@ async function probe(context: BrowserContext, page: Page, probeMs: number): Prom
     // Asked with the probe: a page of long tasks answers each only once the task under way ends.
     const first = look(probeMs);
     const asked = performance.now();
-    if (!(await rendererAnswers(session, probeMs))) {
+    if (!(await rendererAnswers(session, lately ? BUSY_ANSWER_MS : probeMs))) {
+      if (lately) return 'lately';
       // The browser answers this itself: which target to stop the script of, should the page be closed as stuck.
       await learnTargetId(page, session, probeMs);
       return silent();
@@ -109,10 +114,20 @@ export interface HungPages {
   starved: string[];
   /** Open JavaScript dialogs, when pages were silent while one was open (none of them closed); the first one's tab is made current. */
   dialogs: { page: string; type: string; message: string; current: boolean }[];
+  /** Pages busy when asked whose renderer had run Playwright's script within probeMs (trustRecent): left open, unless a later check finds them stuck. */
+  unconfirmed: string[];
+}
+
+export interface HangCheckOptions {
+  probeMs: number;
+  stops?: ScriptStops;
+  cancelled?: AbortSignal;
+  /** A page whose renderer ran Playwright's script within probeMs and is busy now is not waited for, but listed in `unconfirmed`. */
+  trustRecent?: boolean;
 }
 
 /** A check that found nothing (no browser, or it failed). */
-export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], loading: [], rootless: [], reloading: [], navigating: [], waiting: [], starved: [], dialogs: [] };
+export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], loading: [], rootless: [], reloading: [], navigating: [], waiting: [], starved: [], dialogs: [], unconfirmed: [] };
 
 /**
  * Closes the pages whose renderer stopped answering (the browser kills the
@@ -125,7 +140,7 @@ export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], loading: [], 
  * A blank page is opened when no page would be left (`reopen`, the default), so the upstream always
  * has a tab to go on with once the hung ones are gone.
  */
-export async function closeUnresponsivePages(context: BrowserContext, options: { probeMs: number; stops?: ScriptStops; cancelled?: AbortSignal; reopen?: boolean }): Promise<HungPages> {
+export async function closeUnresponsivePages(context: BrowserContext, options: HangCheckOptions & { reopen?: boolean }): Promise<HungPages> {
   const { probeMs } = options;
   const pages = context.pages().filter((page) => !page.isClosed());
   // A page already asked to close (by an earlier check, or as a popup past
@@ -133,7 +148,7 @@ export async function closeUnresponsivePages(context: BrowserContext, options: {
   const already = pages.filter((page) => closeAskedFor(page) === 'unresponsive');
   const renderers = watchRenderers();
   // A crashed tab answers nothing until its next navigation, as the upstream keeps it: not probed.
-  const probing = Promise.all(pages.map((page) => (closeAskedFor(page) || hasCrashed(page) ? 'answers' : probe(context, page, probeMs))));
+  const probing = Promise.all(pages.map((page) => (closeAskedFor(page) || hasCrashed(page) ? 'answers' : probe(context, page, probeMs, options.stops, !!options.trustRecent))));
   // Cancelled while probing: nothing is closed and nothing waits for the probes (each ends by its own deadline).
   const probed = await untilAborted(probing, options.cancelled);
   // Silent while no renderer ran and the browser itself worked, or while the machine ran something else: not stuck.
@@ -177,5 +192,5 @@ export async function closeUnresponsivePages(context: BrowserContext, options: {
   const held = states.includes('held');
   const current = held && withDialog[0] ? await makeCurrentTab(withDialog[0].page) : false;
   const dialogs = held ? withDialog.map(({ page, dialog }, i) => ({ page: page.url(), type: dialog.type(), message: dialog.message(), current: i === 0 && current })) : [];
-  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), loading, rootless: urlsIn('rootless'), reloading: urlsIn('reloading'), navigating, waiting: urlsIn('waiting'), starved: urlsIn('starved'), dialogs };
+  return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), loading, rootless: urlsIn('rootless'), reloading: urlsIn('reloading'), navigating, waiting: urlsIn('waiting'), starved: urlsIn('starved'), dialogs, unconfirmed: urlsIn('lately') };
 }

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { closeUnresponsivePages, type HungPages } from './hang-recovery.ts';
+import { closeUnresponsivePages, type HangCheckOptions, type HungPages } from './hang-recovery.ts';
 import type { ScriptStops } from './script-stop.ts';
 import { NOTHING_STOPPED, stopStuckScripts, type StoppedScripts } from './stuck-scripts.ts';
 import { currentTabOf } from './upstream-tabs.ts';
@@ -43,7 +43,7 @@ export function currentTabIn(contexts: readonly BrowserContext[]): Page | undefi
 }
 
 /** closeUnresponsivePages over every context at once; only the first one gets a blank tab when none would be left. */
-export async function closeUnresponsivePagesIn(contexts: readonly BrowserContext[], options: { probeMs: number; stops?: ScriptStops; cancelled?: AbortSignal }): Promise<HungPages> {
+export async function closeUnresponsivePagesIn(contexts: readonly BrowserContext[], options: HangCheckOptions): Promise<HungPages> {
   const found = await Promise.all(contexts.map((context, i) => closeUnresponsivePages(context, { ...options, reopen: i === 0 })));
   return joined(found);
 }

@@ -62,5 +62,5 @@ function readPagesQuietly(context: BrowserContext, launched: { quiet: QuietRunti
 
 /** With the quiet runtime, its shim stops a page's script (or crashes its renderer) on Playwright's own DevTools session. */
 export function scriptStopsOf(quiet: QuietRuntime | undefined): ScriptStops | undefined {
-  return quiet && { stop: (targetIds) => quiet.renderers.stopScripts(targetIds), crash: (targetIds) => quiet.renderers.crash(targetIds), answers: (targetId, ms) => quiet.renderers.answers(targetId, ms) };
+  return quiet && { stop: (targetIds) => quiet.renderers.stopScripts(targetIds), crash: (targetIds) => quiet.renderers.crash(targetIds), answers: (targetId, ms) => quiet.renderers.answers(targetId, ms), sinceAnswer: (targetId) => quiet.renderers.sinceAnswer(targetId) };
 }

@@ -9,6 +9,8 @@ export interface ScriptStops {
   crash(targetIds: ReadonlySet<string>): void;
   /** Whether the target's renderer runs a command within ms (undefined: not known). */
   answers(targetId: string, ms: number): Promise<boolean | undefined>;
+  /** How long ago the target's renderer last ran something of Playwright's (ms; undefined: not known). */
+  sinceAnswer(targetId: string): number | undefined;
 }
 
 const targetIds = new WeakMap<Page, Promise<string | undefined>>();

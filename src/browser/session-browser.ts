@@ -233,9 +233,9 @@ export class SessionBrowser {
   }
 
   /** Closes pages whose renderer hangs (no answer within probeMs) and names pages no snapshot can settle on. Nothing when no browser runs. */
-  async closeHungPages(probeMs: number, cancelled?: AbortSignal): Promise<HungPages> {
+  async closeHungPages(probeMs: number, options: { cancelled?: AbortSignal; trustRecent?: boolean } = {}): Promise<HungPages> {
     const contexts = await this.#runningContexts();
-    return contexts.length ? closeUnresponsivePagesIn(contexts, { probeMs, stops: scriptStopsOf(this.#quiet), cancelled }) : NO_HUNG_PAGES;
+    return contexts.length ? closeUnresponsivePagesIn(contexts, { probeMs, stops: scriptStopsOf(this.#quiet), ...options }) : NO_HUNG_PAGES;
   }
 
   /** Stops the script of out-of-process frames and background tabs that never yield (stuck-scripts.ts). Needs the quiet runtime's sessions. */

@@ -33,9 +33,17 @@ export class HangWatch {
     this.#sessionId = sessionId;
   }
 
-  /** The note for a call that timed out, if the check found pages to close or to name. */
+  /**
+   * The note for a call that timed out, if the check found pages to close or
+   * to name. A page busy when asked that ran Playwright's script a moment ago
+   * is not waited for (a page of 2.5 s tasks answers only once the task under
+   * way ends: up to 2.5 s more than the upstream's answer); the check goes on
+   * in the background as after a cancel, and its note goes to the next call.
+   */
   async afterTimeout(): Promise<string | undefined> {
-    return this.#noteFor(await this.#browser.closeHungPages(AFTER_CALL_PROBE_MS).catch(() => NO_HUNG_PAGES));
+    const found = await this.#browser.closeHungPages(AFTER_CALL_PROBE_MS, { trustRecent: true }).catch(() => NO_HUNG_PAGES);
+    if (found.unconfirmed.length) this.afterCancel();
+    return this.#noteFor(found);
   }
 
   /**
@@ -44,11 +52,11 @@ export class HangWatch {
    * before the call ends; the check after a timeout says that.
    */
   async duringCall(callEnded: AbortSignal): Promise<string | undefined> {
-    const found = await this.#browser.closeHungPages(DURING_CALL_PROBE_MS, callEnded).catch(() => NO_HUNG_PAGES);
+    const found = await this.#browser.closeHungPages(DURING_CALL_PROBE_MS, { cancelled: callEnded }).catch(() => NO_HUNG_PAGES);
     return found.closed.length || found.closing.length ? this.#noteFor({ ...NO_HUNG_PAGES, closed: found.closed, closing: found.closing, loading: found.loading }) : undefined;
   }
 
-  /** Starts the check in the background; `pendingNote` hands its note to the next call. */
+  /** Starts the check in the background (after a cancel, or to confirm a busy page); `pendingNote` hands its note to the next call. */
   afterCancel(): void {
     if (!this.#browser.running) return;
     this.#afterCancel ??= this.#browser.closeHungPages(AFTER_CALL_PROBE_MS).then(

@@ -43,6 +43,12 @@ export class RendererControl {
     });
   }
 
+  /** How long ago the target's renderer last ran something of Playwright's (ms; undefined without such a session, or before any answer). */
+  sinceAnswer(targetId: string): number | undefined {
+    const answeredAt = [...this.#sessions.values()].find((state) => state.quiet && state.targetId === targetId)?.answeredAt;
+    return answeredAt ? performance.now() - answeredAt : undefined;
+  }
+
   /**
    * Crashes each target's renderer (Page.crash, which the renderer runs on its
    * IO thread whatever its main thread does). Every page of that renderer crashes.

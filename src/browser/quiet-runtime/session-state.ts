@@ -63,6 +63,8 @@ export interface SessionState {
   waiters: { seq: number; resolve: () => void }[];
   /** When the last sync ended (performance.now()). */
   syncedAt: number;
+  /** When the renderer last ran something of Playwright's, a sync or a script (performance.now()): its main thread was free then. */
+  answeredAt: number;
   /** Playwright's bindings: Runtime.disable drops them for documents to come, so each sync adds them again. */
   bindings: Map<string, string | undefined>;
   keys: ConsoleKeys;
@@ -73,7 +75,7 @@ export interface SessionState {
 }
 
 export function newSessionState(type: string, targetId: string | undefined, openerId?: string): SessionState {
-  return { type, targetId, openerId, quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, started: 0, waiters: [], syncedAt: 0, bindings: new Map(), keys: new ConsoleKeys(), discardsPutOff: 0, dialogOpen: false };
+  return { type, targetId, openerId, quiet: false, contexts: new Map(), enables: [], sync: undefined, again: false, started: 0, waiters: [], syncedAt: 0, answeredAt: 0, bindings: new Map(), keys: new ConsoleKeys(), discardsPutOff: 0, dialogOpen: false };
 }
 
 export function newSync(seq: number): Sync {
