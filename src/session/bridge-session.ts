@@ -271,7 +271,7 @@ export class BridgeSession {
    * request (which may come in the same read) is handled.
    */
   async #forward(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2], deadlineMs: number): Promise<CallToolResult> {
-    const onCancel = () => this.#hangs.afterCancel();
+    const onCancel = () => this.#hangs.checkInBackground();
     extra.signal.addEventListener('abort', onCancel, { once: true });
     try {
       return await forwardToolCall(this.#requireUpstream(), params, extra, deadlineMs, this.browser.launches);

@@ -19,13 +19,13 @@ const DURING_CALL_PROBE_MS = 10_000;
  * every later call of the session (the upstream leaves such a session stuck).
  * Checked after a call timed out, and after a client cancelled a call: the
  * cancelled call gets no answer, so the next call waits for the check and
- * carries its note.
+ * carries its note (as it does a timed-out call's, for a page confirmed later).
  */
 export class HangWatch {
   #browser: SessionBrowser;
   #log: Logger;
   #sessionId: string;
-  #afterCancel: Promise<string | undefined> | undefined;
+  #background: Promise<string | undefined> | undefined;
 
   constructor(browser: SessionBrowser, log: Logger, sessionId: string) {
     this.#browser = browser;
@@ -42,7 +42,7 @@ export class HangWatch {
    */
   async afterTimeout(): Promise<string | undefined> {
     const found = await this.#browser.closeHungPages(AFTER_CALL_PROBE_MS, { trustRecent: true }).catch(() => NO_HUNG_PAGES);
-    if (found.unconfirmed.length) this.afterCancel();
+    if (found.unconfirmed.length) this.checkInBackground();
     return this.#noteFor(found);
   }
 
@@ -57,18 +57,18 @@ export class HangWatch {
   }
 
   /** Starts the check in the background (after a cancel, or to confirm a busy page); `pendingNote` hands its note to the next call. */
-  afterCancel(): void {
+  checkInBackground(): void {
     if (!this.#browser.running) return;
-    this.#afterCancel ??= this.#browser.closeHungPages(AFTER_CALL_PROBE_MS).then(
+    this.#background ??= this.#browser.closeHungPages(AFTER_CALL_PROBE_MS).then(
       (closed) => this.#noteFor(closed),
       () => undefined,
     );
   }
 
-  /** Waits for a check started by a cancel (bounded: two probes and a close), once. */
+  /** Waits for a check started in the background (bounded: two probes and a close), once. */
   async pendingNote(): Promise<string | undefined> {
-    const pending = this.#afterCancel;
-    this.#afterCancel = undefined;
+    const pending = this.#background;
+    this.#background = undefined;
     return pending;
   }
 
