@@ -3,6 +3,7 @@ import { askClose, closeAskedFor } from './closing-pages.ts';
 import { untilAborted, withDeadline } from './deadline.ts';
 import { navigationWaitingFor, watchNavigations } from './waiting-navigations.ts';
 import { hasCrashed, watchCrashes } from './crashed-tabs.ts';
+import { committedWithin, watchCommits } from './document-commits.ts';
 import { makeCurrentTab, openDialogOf, watchDialogs } from './open-dialogs.ts';
 import { watchRenderers } from './renderer-activity.ts';
 import { askTargetInfo, learnTargetId, rendererAnswers, targetIdOf, type ScriptStops } from './script-stop.ts';
@@ -16,6 +17,10 @@ type PageState = 'answers' | 'lately' | 'stuck' | 'rootless' | 'reloading' | 'na
 
 // How long the check watches an answering page's document for a replacement.
 const RELOAD_WATCH_MS = 500;
+// A refresh loop commits a document at least this often while a call waits on
+// it; one slower lets a snapshot settle between two (and a 500 ms watch met it
+// less than one time in four anyway).
+const QUIET_DOCUMENT_MS = 2000;
 // The second look at an answering page's document: a page reloading itself or
 // left without a root answers it at once; one of long tasks only once the
 // task under way ends (seconds), and it has answered the probe: no wait for it.
@@ -63,7 +68,8 @@ async function probe(context: BrowserContext, page: Page, probeMs: number, stops
     }
     const busy = performance.now() - asked >= BUSY_ANSWER_MS;
     const before = await first;
-    if (busy && !before.rootless) return 'answers';
+    // A page whose main frame committed nothing lately is not replacing its document (the watch cost every timed-out call 0.5 s).
+    if (!before.rootless && (busy || !committedWithin(page, QUIET_DOCUMENT_MS))) return 'answers';
     await new Promise((resolve) => setTimeout(resolve, RELOAD_WATCH_MS));
     const after = await look(SECOND_LOOK_MS);
     if (before.loader && after.loader && before.loader !== after.loader) return 'reloading';
@@ -84,11 +90,12 @@ function stillLoading(page: Page): boolean {
   return states instanceof Set && !states.has('load');
 }
 
-/** Follows what the check needs to tell a silent page from a stuck one: waiting navigations, open dialogs, crashed renderers. */
+/** Follows what the check needs to tell a silent page from a stuck one (waiting navigations, open dialogs, crashed renderers) and a reloading one (document commits). */
 export function watchForHangCheck(context: BrowserContext): void {
   watchNavigations(context);
   watchDialogs(context);
   watchCrashes(context);
+  watchCommits(context);
 }
 
 /** Pages found silent while the browser worked for them or the machine had no CPU for them, since when (left open until WAITING_LIMIT_MS). */

@@ -96,6 +96,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/sync-request': html('Blocking request', button('Load synchronously', "const x = new XMLHttpRequest(); x.open('GET', '/hang', false); x.send(); document.title = 'loaded'")),
   '/busy-loop': html('Busy page', `<p>spinning soon</p><script>setTimeout(() => { for (;;) {} }, 200)</script>`),
   '/spin-on-click': html('Spin on click', button('Spin', 'for (;;) {}')),
+  // A transparent layer over the whole page takes every click (a consent wall, a modal's backdrop).
+  '/covered': html('Covered', `${button('Press', "document.title = 'pressed'")}<div style="position: fixed; inset: 0; z-index: 9" onclick="document.title = 'overlay'"></div>`),
   // Heavy but alive: from 1 s after load its thread runs 2.5 s tasks with 20 ms between them (a page of long tasks on a slow machine).
   '/long-tasks': html('Long tasks', `<button disabled>Not yet</button><p>long tasks soon</p><script>setTimeout(function work() { const t = Date.now(); while (Date.now() - t < 2500); setTimeout(work, 20); }, 1000)</script>`),
   // The loop runs as the parser reaches it: the document never finishes loading (as a page of tens of MB still parsing).

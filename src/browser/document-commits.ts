@@ -1,0 +1,27 @@
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+
+// When each tab's main frame last committed a document (or moved within one):
+// a page that replaces its own document over and over (a refresh loop) does so
+// in plain sight of Playwright's frame events, so a page with none for a while
+// needs no watch for a replacement.
+
+const committedAt = new WeakMap<Page, number>();
+
+function watch(page: Page): void {
+  committedAt.set(page, performance.now());
+  page.on('framenavigated', (frame: Frame) => {
+    if (frame === page.mainFrame()) committedAt.set(page, performance.now());
+  });
+}
+
+/** Follows when each of the context's tabs last committed a document in its main frame. */
+export function watchCommits(context: BrowserContext): void {
+  for (const page of context.pages()) watch(page);
+  context.on('page', watch);
+}
+
+/** Whether the tab's main frame committed a document (or navigated within one) in the last ms; true when not known. */
+export function committedWithin(page: Page, ms: number): boolean {
+  const at = committedAt.get(page);
+  return at === undefined || performance.now() - at < ms;
+}
