@@ -42,6 +42,9 @@ const BUSY_ANSWER_MS = 250;
 // answers nothing either (waiting-navigations.ts): it is not stuck.
 async function probe(context: BrowserContext, page: Page, probeMs: number, stops: ScriptStops | undefined, trustRecent: boolean): Promise<PageState> {
   const silent = (): PageState => (page.isClosed() ? 'answers' : navigationWaitingFor(page) ? 'navigating' : 'stuck');
+  // The browser holds every command for this page until the response comes: a probe would only wait out its deadline
+  // (a navigate to a server that never answers timed out 3 s after the upstream's).
+  if (navigationWaitingFor(page)) return 'navigating';
   const session = await withDeadline(context.newCDPSession(page).catch(() => undefined), probeMs);
   if (!session) return silent();
   // Ran Playwright's script within the time the probe would give it: busy with tasks of its own (a
