@@ -12,6 +12,7 @@ import { UserAgentHints } from './user-agent-hints.ts';
 import { UserScripts } from '../user-scripts.ts';
 import { asksForGesture, withoutGesture } from './user-gesture.ts';
 import { afterCompile, userEvaluateCommand } from './compiled-evaluate.ts';
+import { ScriptAnswers } from './script-answers.ts';
 import { renamedUtilityEvaluate, UTILITY_SOURCE_HEAD } from './anonymous-utility.ts';
 import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, WINDOW_METHODS, type Message } from './watched-messages.ts';
 import { HeadlessWindow } from './headless-window.ts';
@@ -88,8 +89,7 @@ export class QuietRuntime {
   readonly renderers = new RendererControl(this.#sessions, this.#own, (message) => this.#toBrowser(message));
   /** Playwright's Page.createIsolatedWorld ids → session: a new world to sync after. */
   #worldRequests = new Map<number, string>();
-  /** Playwright's script commands under way → their session: its answer tells the renderer ran a moment ago (answeredAt). */
-  #scriptRequests = new Map<number, SessionState>();
+  #scriptAnswers = new ScriptAnswers();
   #quietTarget: QuietTarget = { worldRequests: this.#worldRequests, toDriver: (message) => this.#toDriver(message), requestSync: (sessionId, state) => this.#requestSync(sessionId, state) };
   #hold: () => Slot;
   #gate: () => () => void;
@@ -163,7 +163,7 @@ export class QuietRuntime {
       const sessionId = SESSION_AT_END.exec(end)?.[1];
       const state = sessionId ? this.#sessions.get(sessionId) : undefined;
       if (sessionId && state?.quiet && !state.sync && performance.now() - state.syncedAt > FLUSH_AFTER_MS) this.#requestSync(sessionId, state);
-      if (state?.quiet) this.#scriptRequests.set(Number(head[1]), state);
+      if (state?.quiet) this.#scriptAnswers.sent(Number(head[1]), state);
       if (method !== 'Runtime.callFunctionOn') return (start.includes(UTILITY_SOURCE_HEAD) && renamedUtilityEvaluate(full())) || true;
       if (!this.userScripts.running) return asksForGesture(end) ? withoutGesture(full()) : true;
       const text = full();
@@ -206,12 +206,7 @@ export class QuietRuntime {
     const n = Number(id[1]);
     if (OwnCommands.owns(n)) return this.#onOwnResponse(n, JSON.parse(full()) as Message);
     this.#window?.answered(n, full);
-    const scripted = this.#scriptRequests.get(n);
-    if (scripted) {
-      this.#scriptRequests.delete(n);
-      // An error may be the browser's own (the session or context gone): only a result is the renderer's.
-      if (start.startsWith(`{"id":${n},"result"`)) scripted.answeredAt = performance.now();
-    }
+    this.#scriptAnswers.answered(n, start);
     const worldSession = this.#worldRequests.get(n);
     if (worldSession !== undefined) {
       this.#worldRequests.delete(n);
@@ -250,8 +245,7 @@ export class QuietRuntime {
       for (const purpose of this.#own.forget(params.sessionId as string)) if (purpose.kind === 'preview') releaseCall(purpose.call);
       else if (purpose.kind === 'answered') purpose.resolve();
       for (const call of gone?.sync?.calls ?? []) releaseCall(call);
-      // Answers that will not come (or came as the shim's own, for a compiled evaluate).
-      for (const [id, state] of this.#scriptRequests) if (state === gone) this.#scriptRequests.delete(id);
+      if (gone) this.#scriptAnswers.forget(gone);
       this.#sessions.delete(params.sessionId as string);
       return null;
     }
