@@ -6,7 +6,7 @@ import { hasCrashed, watchCrashes } from './crashed-tabs.ts';
 import { committedWithin, watchCommits } from './document-commits.ts';
 import { makeCurrentTab, openDialogOf, watchDialogs } from './open-dialogs.ts';
 import { watchRenderers } from './renderer-activity.ts';
-import { askTargetInfo, learnTargetId, rendererAnswers, targetIdOf, type ScriptStops } from './script-stop.ts';
+import { learnTargetId, rendererAnswers, targetIdOf, type ScriptStops } from './script-stop.ts';
 
 // Chromium gives a stuck renderer's unload 500 ms, then closes its page anyway
 // (measured: ~520 ms for an endless loop); a page that takes longer is kept
@@ -49,7 +49,7 @@ async function probe(context: BrowserContext, page: Page, probeMs: number, stops
   if (!session) return silent();
   // Ran Playwright's script within the time the probe would give it: busy with tasks of its own (a
   // click on a page of 2.5 s tasks timed out 0.5-2 s after its last answer), asked only briefly.
-  const targetId = trustRecent && stops ? (await askTargetInfo(session, probeMs))?.targetId : undefined;
+  const targetId = trustRecent && stops ? await learnTargetId(page, session, probeMs) : undefined;
   const lately = !!targetId && (stops!.sinceAnswer(targetId) ?? Infinity) < probeMs;
   // Seen twice, RELOAD_WATCH_MS apart: a document being replaced is rootless for a moment.
   const look = async (withinMs: number) => {
@@ -66,7 +66,7 @@ async function probe(context: BrowserContext, page: Page, probeMs: number, stops
     if (!(await rendererAnswers(session, lately ? BUSY_ANSWER_MS : probeMs))) {
       if (lately) return 'lately';
       // The browser answers this itself: which target to stop the script of, should the page be closed as stuck.
-      await learnTargetId(page, session, probeMs);
+      if (!targetId) await learnTargetId(page, session, probeMs);
       return silent();
     }
     const busy = performance.now() - asked >= BUSY_ANSWER_MS;

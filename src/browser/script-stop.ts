@@ -36,9 +36,10 @@ export async function openerIdOf(context: BrowserContext, page: Page, ms: number
 }
 
 /** Learns the page's target id over a session already open on it (the hang probe's): no second attach. */
-export async function learnTargetId(page: Page, session: CDPSession, ms: number): Promise<void> {
+export async function learnTargetId(page: Page, session: CDPSession, ms: number): Promise<string | undefined> {
   const id = (await askTargetInfo(session, ms))?.targetId;
   if (id) targetIds.set(page, Promise.resolve(id));
+  return id;
 }
 
 async function lookUp(context: BrowserContext, page: Page, ms: number): Promise<string | undefined> {
