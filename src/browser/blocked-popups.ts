@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { serverObject } from './utility-world.ts';
+import { onEveryTab } from './every-tab.ts';
 
 // With Chromium's popup blocker on (the stealth engine keeps it, as a user's
 // Chrome has it), a window a page opens with no click or key behind it (from
@@ -38,8 +39,7 @@ export function watchBlockedPopups(context: BrowserContext, onBlocked: (popup: B
       return set.call(this, targetId, session);
     };
   };
-  context.pages().forEach(watch);
-  context.on('page', watch);
+  onEveryTab(context, watch);
 }
 
 /** How many refused windows' URLs a note names, and how many pages; the rest are counted (a page may ask in a loop). */

@@ -1,4 +1,5 @@
-import type { BrowserContext, Frame, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { onEveryTab, onMainFrameCommit } from './every-tab.ts';
 
 // A tab whose renderer crashed answers no DevTools command addressed to its
 // renderer until a navigation gives it a new one: to a probe it reads exactly
@@ -9,15 +10,12 @@ const crashed = new WeakSet<Page>();
 
 function watch(page: Page): void {
   page.on('crash', () => crashed.add(page));
-  page.on('framenavigated', (frame: Frame) => {
-    if (frame === page.mainFrame()) crashed.delete(page);
-  });
+  onMainFrameCommit(page, () => crashed.delete(page));
 }
 
 /** Follows which of the context's tabs have a crashed renderer. */
 export function watchCrashes(context: BrowserContext): void {
-  for (const page of context.pages()) watch(page);
-  context.on('page', watch);
+  onEveryTab(context, watch);
 }
 
 /** Whether the tab's renderer crashed and no document was committed since. */

@@ -1,4 +1,5 @@
-import type { BrowserContext, Frame, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { onEveryTab, onMainFrameCommit } from './every-tab.ts';
 
 // When each tab's main frame last committed a document (or moved within one):
 // a page that replaces its own document over and over (a refresh loop) does so
@@ -9,15 +10,12 @@ const committedAt = new WeakMap<Page, number>();
 
 function watch(page: Page): void {
   committedAt.set(page, performance.now());
-  page.on('framenavigated', (frame: Frame) => {
-    if (frame === page.mainFrame()) committedAt.set(page, performance.now());
-  });
+  onMainFrameCommit(page, () => committedAt.set(page, performance.now()));
 }
 
 /** Follows when each of the context's tabs last committed a document in its main frame. */
 export function watchCommits(context: BrowserContext): void {
-  for (const page of context.pages()) watch(page);
-  context.on('page', watch);
+  onEveryTab(context, watch);
 }
 
 /** Whether the tab's main frame committed a document (or navigated within one) in the last ms; true when not known. */

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import type { BrowserContext, Download, Page } from 'playwright-core';
+import { onEveryTab } from './every-tab.ts';
 
 const POLL_MS = 250;
 
@@ -40,6 +41,5 @@ export function guardDownloads(context: BrowserContext, maxBytes: number, onStop
         clearInterval(timer);
       });
     });
-  for (const page of context.pages()) watch(page);
-  context.on('page', watch);
+  onEveryTab(context, watch);
 }
