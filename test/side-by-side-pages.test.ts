@@ -17,7 +17,9 @@ import { connectUpstream } from './helpers/upstream-cli.ts';
 // console of every kind, the browser's own prompts and device choosers
 // (answered at once or left pending), and the navigations an agent meets (redirects, error
 // statuses, basic auth, a slow server, JSON, a download, data: and about:
-// URLs, URLs that are refused). Sent to the upstream CLI and to our server
+// URLs, URLs that are refused), and a page under a strict Content-Security-Policy with Trusted
+// Types enforced, where code of ours that ran in the page's world would be refused or reported.
+// Sent to the upstream CLI and to our server
 // with our defaults; each result must read the same as the upstream's.
 const CAPS = ['--caps', 'vision,pdf,devtools,network,storage,testing'];
 const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
@@ -93,10 +95,15 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse, table: Reco
   if (url === '/json') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":[1,2,3]}');
   if (url === '/bin') return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(100));
   if (url === '/500') return void html(500, page('Oops', '<h1>server error</h1>'));
+  // No inline script, no eval, no string-to-code sink without a policy, and none may be made.
+  if (url === '/csp') return void res.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': STRICT_CSP }).end(page('Strict CSP', `<script src="/csp.js"></script><p id=p>idle</p><input aria-label="Guarded field"><button id=b>Guarded button</button>`));
+  if (url === '/csp.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(`addEventListener('DOMContentLoaded', () => document.getElementById('b').addEventListener('click', () => { document.getElementById('p').textContent = 'pressed under csp'; }));`);
   const known = table[url];
   if (known) return void html(200, known);
   html(404, page('Not found', '<p>nope</p>'));
 }
+
+const STRICT_CSP = "default-src 'self'; script-src 'self'; require-trusted-types-for 'script'; trusted-types 'none'";
 
 const evaluate = (fn: string): Step => ['browser_evaluate', () => ({ function: fn })];
 
@@ -165,6 +172,13 @@ const STEPS: Step[] = [
   ['browser_press_key', () => ({ key: 'ArrowLeft' })],
   ['browser_press_key', () => ({ key: 'Enter' })],
   evaluate('() => document.getElementById("o").textContent'),
+  ['browser_navigate', (s) => ({ url: `${s}/csp` })],
+  ['browser_snapshot', () => ({})],
+  ['browser_click', (_s, _d, ref) => ({ element: 'Guarded button', target: ref('button "Guarded button"') })],
+  ['browser_type', (_s, _d, ref) => ({ element: 'Guarded field', target: ref('textbox "Guarded field"'), text: 'typed under csp' })],
+  evaluate('() => document.getElementById("p").textContent + "|" + document.querySelector("input").value'),
+  ['browser_evaluate', (_s, _d, ref) => ({ element: 'Guarded field', target: ref('textbox "Guarded field"'), function: '(e) => e.value.length' })],
+  ['browser_console_messages', () => ({ level: 'debug' })],
   ['browser_navigate', (s) => ({ url: `${s}/prompts` })],
   ['browser_snapshot', () => ({})],
   ['browser_click', (_s, _d, ref) => ({ element: 'Ask for permissions', target: ref('button "Ask for permissions"') })],
@@ -233,9 +247,9 @@ describe('side by side with the upstream CLI: pages built like real sites read t
     assert.deepEqual(differences(STEPS, upstream, ours), []);
   });
 
-  test('the steps took effect (frames, shadow roots, dialogs, keys)', () => {
+  test('the steps took effect (frames, shadow roots, dialogs, keys, a strict CSP)', () => {
     const joined = ours.join('\n');
-    for (const seen of ['openPicker: rejected AbortError', 'notify: ok denied', 'usb: rejected NotFoundError', 'payment: rejected NotSupportedError', 'inner clicked', 'cross clicked', 'shadow done', '"Zed"', 'far clicked', 'Submenu item', '"a,Shift,A,Control,a,ArrowLeft,Enter,"']) assert.ok(joined.includes(seen), seen);
+    for (const seen of ['openPicker: rejected AbortError', 'notify: ok denied', 'usb: rejected NotFoundError', 'payment: rejected NotSupportedError', 'inner clicked', 'cross clicked', 'shadow done', '"Zed"', 'far clicked', 'Submenu item', '"a,Shift,A,Control,a,ArrowLeft,Enter,"', '"pressed under csp|typed under csp"']) assert.ok(joined.includes(seen), seen);
     for (const dir of dirsOf) assert.ok(fs.existsSync(path.join(dir, 'snap.md')), `${dir}/snap.md`);
   });
 
