@@ -99,7 +99,7 @@ export const HOSTILE_PAGES: Record<string, string> = {
   // A transparent layer over the whole page takes every click (a consent wall, a modal's backdrop).
   '/covered': html('Covered', `${button('Press', "document.title = 'pressed'")}<div style="position: fixed; inset: 0; z-index: 9" onclick="document.title = 'overlay'"></div>`),
   // Fields no pointer can reach: under a transparent overlay, behind an open modal dialog, in an inert section.
-  '/unreachable-fields': html('Unreachable fields', `<input aria-label="Covered field"><div style="position: fixed; inset: 0; z-index: 9"></div>`),
+  '/unreachable-fields': html('Unreachable fields', `<input aria-label="Covered field"><input type="checkbox" aria-label="Covered box"><div style="position: fixed; inset: 0; z-index: 9"></div>`),
   '/modal-field': html('Behind a modal', `<input aria-label="Field behind the modal"><dialog id="d"><p>modal</p></dialog><script>document.getElementById('d').showModal()</script>`),
   '/inert-field': html('Inert field', `<section inert><input aria-label="Inert field"></section>`),
   // Heavy but alive: from 1 s after load its thread runs 2.5 s tasks with 20 ms between them (a page of long tasks on a slow machine).

@@ -1,6 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { inUtilityWorld } from '../utility-world.ts';
 import { PREPARE_MS } from './pointer.ts';
+import { unreachable } from './reach.ts';
 
 // A checkbox or radio ticked by hand: the humanised click (path, button held
 // down) where its state needs changing. Playwright's check clicks through its
@@ -29,7 +30,7 @@ const stateOf = (box: Locator) => inUtilityWorld<{ checked: boolean; radio: bool
 export async function checkLikeAPerson(box: Locator, wanted: boolean, click: (box: Locator, options: { timeout: number }) => Promise<unknown>): Promise<'done' | 'clicked' | 'skipped'> {
   const before = await stateOf(box);
   // Unchecking a radio is Playwright's error, given before any click.
-  if (!before || before.checked === wanted || (before.radio && !wanted)) return 'skipped';
+  if (!before || before.checked === wanted || (before.radio && !wanted) || (await unreachable(box))) return 'skipped';
   if (!(await click(box, { timeout: CLICK_MS }).then(() => true, () => false))) return 'skipped';
   return (await stateOf(box))?.checked === wanted ? 'done' : 'clicked';
 }

@@ -3,6 +3,7 @@ import { askInUtilityWorld, inUtilityWorld, SILENT } from '../utility-world.ts';
 import { inputStep, watchForDialog } from './dialog-watch.ts';
 import { plainPress, typeLikeAPerson } from './keys.ts';
 import { PREPARE_MS } from './pointer.ts';
+import { unreachable } from './reach.ts';
 import { between, keyHoldMs, sleep } from './timing.ts';
 
 // A text typed into a field as a person types it: a click puts the focus
@@ -24,15 +25,9 @@ interface FieldState {
   input: boolean;
   focused: boolean;
   value: string;
-  /** No pointer can reach it now: it is inert, or its centre, in view, is under another element. */
-  unreachable: boolean;
 }
 
-// Read in Playwright's utility world: whether keys spell the field's value, whether it has the focus, its text,
-// and whether a click could reach it. A click that cannot (a field under an overlay, inert, outside an open
-// modal dialog) is not tried: it would wait out FOCUS_CHECK_MS before Playwright's fill ran, which the upstream
-// runs at once (measured: a covered field filled 1 s later than by the upstream, an inert one timed out 1 s later).
-// A field out of view, or whose centre the pointer reaches through an ancestor of it, is left to the click.
+// Read in Playwright's utility world: whether keys spell the field's value, whether it has the focus, its text.
 const FIELD_STATE = (element: Element) => {
   const field = element as HTMLInputElement;
   const tag = element.nodeName;
@@ -42,18 +37,7 @@ const FIELD_STATE = (element: Element) => {
   const root = element.getRootNode() as Document | ShadowRoot;
   const focused = (root.activeElement ?? document.activeElement) === element || (editable && element.contains(document.activeElement));
   const value = text ? field.value : (element.textContent ?? '');
-  const reachable = () => {
-    const modal = element.ownerDocument.querySelector('dialog:modal');
-    if (element.closest('[inert]') || (modal && !modal.contains(element))) return false;
-    const box = element.getBoundingClientRect();
-    const x = box.left + box.width / 2;
-    const y = box.top + box.height / 2;
-    if (box.width === 0 || box.height === 0 || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return true;
-    const hit = root.elementFromPoint(x, y);
-    if (!hit || hit === element || element.contains(hit) || hit.contains(element)) return true;
-    return [...(text ? (field.labels ?? []) : [])].some((label) => label.contains(hit));
-  };
-  return JSON.stringify({ typed: (text || editable) && !locked, input: tag === 'INPUT', focused, value, unreachable: !reachable() });
+  return JSON.stringify({ typed: (text || editable) && !locked, input: tag === 'INPUT', focused, value });
 };
 
 const fieldState = (field: Locator) => inUtilityWorld<FieldState>(field, FIELD_STATE, PREPARE_MS);
@@ -95,7 +79,7 @@ async function focusByClick(field: Locator, click: Click): Promise<FieldState | 
 export async function fillLikeAPerson(field: Locator, value: string, click: Click): Promise<boolean> {
   if (!(await takesKeys(field))) return false;
   const before = await fieldState(field);
-  if (!before?.typed || before.unreachable) return false;
+  if (!before?.typed || (await unreachable(field))) return false;
   const watch = watchForDialog(field.page());
   try {
     // A focus handler's alert holds the click.
@@ -136,7 +120,7 @@ export async function focusLikeAPerson(field: Locator, click: Click): Promise<bo
   const before = await fieldState(field);
   if (!before?.typed) return false;
   if (before.focused) return true;
-  if ((before.value && !before.input) || before.unreachable) return false;
+  if ((before.value && !before.input) || (await unreachable(field))) return false;
   if (!(await focusByClick(field, click))) return false;
   if (before.value) {
     await sleep(between(80, 200));
