@@ -7,20 +7,24 @@ import { PREPARE_MS } from './pointer.ts';
 // pointer can make (an element under an overlay, inert, outside an open modal
 // dialog) only waited out that deadline: a covered field was filled 1 s later
 // than by the upstream, an inert one or a covered box timed out 1 s later.
-// Read in Playwright's utility world. An element out of view is left to the
-// click (it scrolls), as is one whose centre the pointer reaches through an
-// ancestor of it.
+// Read in Playwright's utility world. An element not wholly in view is left
+// to the click (it scrolls), as is one the pointer reaches at any of the
+// points it would pick, or through an ancestor of it (a field behind a sticky
+// header only in part is still clicked).
 const UNREACHABLE = (element: Element) => {
   const modal = element.ownerDocument.querySelector('dialog:modal');
   if (element.closest('[inert]') || (modal && !modal.contains(element))) return 'true';
   const box = element.getBoundingClientRect();
-  const x = box.left + box.width / 2;
-  const y = box.top + box.height / 2;
-  if (box.width === 0 || box.height === 0 || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return 'false';
-  const hit = (element.getRootNode() as Document | ShadowRoot).elementFromPoint(x, y);
+  if (box.width === 0 || box.height === 0 || box.left < 0 || box.top < 0 || box.right > innerWidth || box.bottom > innerHeight) return 'false';
+  const root = element.getRootNode() as Document | ShadowRoot;
   // Playwright's hit check counts a hit anywhere in the button or link the element is part of (not its label).
   const pressed = element.closest('button, [role=button], a, [role=link]') ?? element;
-  return JSON.stringify(!!hit && !pressed.contains(hit) && !hit.contains(element));
+  // The middle and the corners of the middle part, where the pointer's own point is picked (utility-world.ts).
+  for (const [fx, fy] of [[0.5, 0.5], [0.3, 0.3], [0.7, 0.3], [0.3, 0.7], [0.7, 0.7]] as const) {
+    const hit = root.elementFromPoint(box.left + box.width * fx, box.top + box.height * fy);
+    if (!hit || pressed.contains(hit) || hit.contains(element)) return 'false';
+  }
+  return 'true';
 };
 
 /** True when no pointer can reach the element now; false when one can, or when that is unknown. */
