@@ -1,6 +1,9 @@
 import type { Locator } from 'playwright-core';
 import { inUtilityWorld } from '../utility-world.ts';
-import { PREPARE_MS } from './pointer.ts';
+
+// Unanswered this long (a page running a long task), it is left to the click, as any step of
+// humanised input the page leaves unanswered for 1 s goes to Playwright's plain action.
+const REACH_MS = 1000;
 
 // A humanised action starts with a click (to focus a field, to tick a box)
 // given a short deadline, after which Playwright's own action runs. A click no
@@ -29,5 +32,5 @@ const UNREACHABLE = (element: Element) => {
 
 /** True when no pointer can reach the element now; false when one can, or when that is unknown. */
 export async function unreachable(target: Locator): Promise<boolean> {
-  return (await inUtilityWorld<boolean>(target, UNREACHABLE, PREPARE_MS)) === true;
+  return (await inUtilityWorld<boolean>(target, UNREACHABLE, REACH_MS)) === true;
 }
