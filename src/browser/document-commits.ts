@@ -6,11 +6,12 @@ import { onEveryTab, onMainFrameCommit } from './every-tab.ts';
 // in plain sight of Playwright's frame events, so a page with none for a while
 // needs no watch for a replacement.
 
-const committedAt = new WeakMap<Page, number>();
+// The last two commits of each tab, latest first.
+const committedAt = new WeakMap<Page, number[]>();
 
 function watch(page: Page): void {
-  committedAt.set(page, performance.now());
-  onMainFrameCommit(page, () => committedAt.set(page, performance.now()));
+  committedAt.set(page, [performance.now()]);
+  onMainFrameCommit(page, () => committedAt.set(page, [performance.now(), ...(committedAt.get(page) ?? []).slice(0, 1)]));
 }
 
 /** Follows when each of the context's tabs last committed a document in its main frame. */
@@ -20,6 +21,12 @@ export function watchCommits(context: BrowserContext): void {
 
 /** Whether the tab's main frame committed a document (or navigated within one) in the last ms; true when not known. */
 export function committedWithin(page: Page, ms: number): boolean {
-  const at = committedAt.get(page);
+  const at = committedAt.get(page)?.[0];
   return at === undefined || performance.now() - at < ms;
+}
+
+/** Whether the tab's main frame committed twice in the last ms (a loop, not one navigation); true when not known. */
+export function committedTwiceWithin(page: Page, ms: number): boolean {
+  const at = committedAt.get(page);
+  return at === undefined || (at.length > 1 && performance.now() - at[1]! < ms);
 }

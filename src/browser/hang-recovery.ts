@@ -1,9 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { askClose, closeAskedFor } from './closing-pages.ts';
 import { untilAborted, withDeadline } from './deadline.ts';
-import { navigationWaitingFor, watchNavigations } from './waiting-navigations.ts';
+import { navigationWaitingFor, navigationWaitingMs, watchNavigations } from './waiting-navigations.ts';
 import { hasCrashed, watchCrashes } from './crashed-tabs.ts';
-import { committedWithin, watchCommits } from './document-commits.ts';
+import { committedTwiceWithin, committedWithin, watchCommits } from './document-commits.ts';
 import { makeCurrentTab, openDialogOf, watchDialogs } from './open-dialogs.ts';
 import { watchRenderers } from './renderer-activity.ts';
 import { learnTargetId, rendererAnswers, targetIdOf, type ScriptStops } from './script-stop.ts';
@@ -21,6 +21,8 @@ const RELOAD_WATCH_MS = 500;
 // it; one slower lets a snapshot settle between two (and a 500 ms watch met it
 // less than one time in four anyway).
 const QUIET_DOCUMENT_MS = 2000;
+// A main-frame navigation waiting this long for its response is a silent server's, not a loop's next document.
+const FRESH_NAVIGATION_MS = 1000;
 // The second look at an answering page's document: a page reloading itself or
 // left without a root answers it at once; one of long tasks only once the
 // task under way ends (seconds), and it has answered the probe: no wait for it.
@@ -43,8 +45,14 @@ const BUSY_ANSWER_MS = 250;
 async function probe(context: BrowserContext, page: Page, probeMs: number, stops: ScriptStops | undefined, trustRecent: boolean): Promise<PageState> {
   const silent = (): PageState => (page.isClosed() ? 'answers' : navigationWaitingFor(page) ? 'navigating' : 'stuck');
   // The browser holds every command for this page until the response comes: a probe would only wait out its deadline
-  // (a navigate to a server that never answers timed out 3 s after the upstream's).
-  if (navigationWaitingFor(page)) return 'navigating';
+  // (a navigate to a server that never answers timed out 3 s after the upstream's). A navigation sent a moment ago
+  // may be a refresh loop's next document, answered in milliseconds: it is waited for (up to FRESH_NAVIGATION_MS).
+  // Bounded as a whole too: a loop may have a fresh navigation waiting at every look.
+  const until = performance.now() + FRESH_NAVIGATION_MS;
+  for (let waited = navigationWaitingMs(page); waited !== undefined; waited = navigationWaitingMs(page)) {
+    if (waited >= FRESH_NAVIGATION_MS || performance.now() >= until) return 'navigating';
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const session = await withDeadline(context.newCDPSession(page).catch(() => undefined), probeMs);
   if (!session) return silent();
   // Ran Playwright's script within the time the probe would give it: busy with tasks of its own (a
@@ -71,8 +79,9 @@ async function probe(context: BrowserContext, page: Page, probeMs: number, stops
     }
     const busy = performance.now() - asked >= BUSY_ANSWER_MS;
     const before = await first;
-    // A page whose main frame committed nothing lately is not replacing its document (the watch cost every timed-out call 0.5 s).
-    if (!before.rootless && (busy || !committedWithin(page, QUIET_DOCUMENT_MS))) return 'answers';
+    // A page whose main frame committed nothing lately is not replacing its document (the watch cost every timed-out call 0.5 s);
+    // nor is a busy one that committed once (a loop commits again and again, and on a loaded machine may answer late too).
+    if (!before.rootless && (!committedWithin(page, QUIET_DOCUMENT_MS) || (busy && !committedTwiceWithin(page, QUIET_DOCUMENT_MS)))) return 'answers';
     await new Promise((resolve) => setTimeout(resolve, RELOAD_WATCH_MS));
     const after = await look(SECOND_LOOK_MS);
     if (before.loader && after.loader && before.loader !== after.loader) return 'reloading';

@@ -12,6 +12,7 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
 
 const waiting = new WeakMap<Page, Set<Request>>();
 const pageOf = new WeakMap<Request, Page>();
+const sentAt = new WeakMap<Request, number>();
 
 function mainFrameNavigation(request: Request): Page | undefined {
   if (!request.isNavigationRequest()) return undefined;
@@ -33,6 +34,7 @@ export function watchNavigations(context: BrowserContext): void {
     if (!requests) waiting.set(page, (requests = new Set()));
     requests.add(request);
     pageOf.set(request, page);
+    sentAt.set(request, performance.now());
   });
   const answered = (request: Request) => waiting.get(pageOf.get(request)!)?.delete(request);
   // Events the upstream's tabs already hear: listening here adds no traffic (requestfinished would).
@@ -44,6 +46,12 @@ export function watchNavigations(context: BrowserContext): void {
 export function navigationWaitingFor(page: Page): string | undefined {
   const [request] = waiting.get(page) ?? [];
   return request?.url();
+}
+
+/** How long (ms) this page's oldest main-frame navigation still waiting for a response has waited; undefined when none waits. */
+export function navigationWaitingMs(page: Page): number | undefined {
+  const [request] = waiting.get(page) ?? [];
+  return request ? performance.now() - (sentAt.get(request) ?? performance.now()) : undefined;
 }
 
 const POLL_MS = 50;
