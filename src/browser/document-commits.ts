@@ -19,14 +19,8 @@ export function watchCommits(context: BrowserContext): void {
   onEveryTab(context, watch);
 }
 
-/** Whether the tab's main frame committed a document (or navigated within one) in the last ms; true when not known. */
-export function committedWithin(page: Page, ms: number): boolean {
-  const at = committedAt.get(page)?.[0];
-  return at === undefined || performance.now() - at < ms;
-}
-
-/** Whether the tab's main frame committed twice in the last ms (a loop, not one navigation); true when not known. */
-export function committedTwiceWithin(page: Page, ms: number): boolean {
+/** How many of the tab's last two main-frame commits (documents, or moves within one) came in the last ms: 0, 1 or 2; 2 when not known. */
+export function commitsWithin(page: Page, ms: number): number {
   const at = committedAt.get(page);
-  return at === undefined || (at.length > 1 && performance.now() - at[1]! < ms);
+  return at === undefined ? 2 : at.filter((when) => performance.now() - when < ms).length;
 }

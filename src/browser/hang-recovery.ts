@@ -1,9 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { askClose, closeAskedFor } from './closing-pages.ts';
 import { untilAborted, withDeadline } from './deadline.ts';
-import { navigationWaitingFor, navigationWaitingMs, watchNavigations } from './waiting-navigations.ts';
+import { navigationStillWaiting, navigationWaitingFor, watchNavigations } from './waiting-navigations.ts';
 import { hasCrashed, watchCrashes } from './crashed-tabs.ts';
-import { committedTwiceWithin, committedWithin, watchCommits } from './document-commits.ts';
+import { commitsWithin, watchCommits } from './document-commits.ts';
 import { makeCurrentTab, openDialogOf, watchDialogs } from './open-dialogs.ts';
 import { watchRenderers } from './renderer-activity.ts';
 import { learnTargetId, rendererAnswers, targetIdOf, type ScriptStops } from './script-stop.ts';
@@ -47,12 +47,7 @@ async function probe(context: BrowserContext, page: Page, probeMs: number, stops
   // The browser holds every command for this page until the response comes: a probe would only wait out its deadline
   // (a navigate to a server that never answers timed out 3 s after the upstream's). A navigation sent a moment ago
   // may be a refresh loop's next document, answered in milliseconds: it is waited for (up to FRESH_NAVIGATION_MS).
-  // Bounded as a whole too: a loop may have a fresh navigation waiting at every look.
-  const until = performance.now() + FRESH_NAVIGATION_MS;
-  for (let waited = navigationWaitingMs(page); waited !== undefined; waited = navigationWaitingMs(page)) {
-    if (waited >= FRESH_NAVIGATION_MS || performance.now() >= until) return 'navigating';
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  if (await navigationStillWaiting(page, FRESH_NAVIGATION_MS)) return 'navigating';
   const session = await withDeadline(context.newCDPSession(page).catch(() => undefined), probeMs);
   if (!session) return silent();
   // Ran Playwright's script within the time the probe would give it: busy with tasks of its own (a
@@ -81,7 +76,8 @@ async function probe(context: BrowserContext, page: Page, probeMs: number, stops
     const before = await first;
     // A page whose main frame committed nothing lately is not replacing its document (the watch cost every timed-out call 0.5 s);
     // nor is a busy one that committed once (a loop commits again and again, and on a loaded machine may answer late too).
-    if (!before.rootless && (!committedWithin(page, QUIET_DOCUMENT_MS) || (busy && !committedTwiceWithin(page, QUIET_DOCUMENT_MS)))) return 'answers';
+    const commits = commitsWithin(page, QUIET_DOCUMENT_MS);
+    if (!before.rootless && (commits === 0 || (busy && commits === 1))) return 'answers';
     await new Promise((resolve) => setTimeout(resolve, RELOAD_WATCH_MS));
     const after = await look(SECOND_LOOK_MS);
     if (before.loader && after.loader && before.loader !== after.loader) return 'reloading';

@@ -10,9 +10,9 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
 // for a response tell the two apart. Once a response arrived, what remains is
 // the renderer's: an old page spinning in its unload handler is still stuck.
 
-const waiting = new WeakMap<Page, Set<Request>>();
+// Each page's waiting navigations, with when each was sent.
+const waiting = new WeakMap<Page, Map<Request, number>>();
 const pageOf = new WeakMap<Request, Page>();
-const sentAt = new WeakMap<Request, number>();
 
 function mainFrameNavigation(request: Request): Page | undefined {
   if (!request.isNavigationRequest()) return undefined;
@@ -31,10 +31,9 @@ export function watchNavigations(context: BrowserContext): void {
     const page = mainFrameNavigation(request);
     if (!page) return;
     let requests = waiting.get(page);
-    if (!requests) waiting.set(page, (requests = new Set()));
-    requests.add(request);
+    if (!requests) waiting.set(page, (requests = new Map()));
+    requests.set(request, performance.now());
     pageOf.set(request, page);
-    sentAt.set(request, performance.now());
   });
   const answered = (request: Request) => waiting.get(pageOf.get(request)!)?.delete(request);
   // Events the upstream's tabs already hear: listening here adds no traffic (requestfinished would).
@@ -44,17 +43,28 @@ export function watchNavigations(context: BrowserContext): void {
 
 /** The URL a navigation of this page's main frame is still waiting for, if any. */
 export function navigationWaitingFor(page: Page): string | undefined {
-  const [request] = waiting.get(page) ?? [];
+  const [request] = waiting.get(page)?.keys() ?? [];
   return request?.url();
 }
 
-/** How long (ms) this page's oldest main-frame navigation still waiting for a response has waited; undefined when none waits. */
-export function navigationWaitingMs(page: Page): number | undefined {
-  const [request] = waiting.get(page) ?? [];
-  return request ? performance.now() - (sentAt.get(request) ?? performance.now()) : undefined;
-}
-
 const POLL_MS = 50;
+
+/**
+ * Whether a navigation of this page is still waiting after giving a fresh one
+ * up to `freshMs` to be answered (a refresh loop's next document is, in
+ * milliseconds; a silent server's is not): true at once when the one waiting
+ * was sent `freshMs` ago or more, and when navigations are still waiting at
+ * the end of `freshMs` (a loop may have a fresh one waiting at every look).
+ */
+export async function navigationStillWaiting(page: Page, freshMs: number): Promise<boolean> {
+  const until = performance.now() + freshMs;
+  for (;;) {
+    const [sent] = waiting.get(page)?.values() ?? [];
+    if (sent === undefined) return false;
+    if (performance.now() - sent >= freshMs || performance.now() >= until) return true;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
 
 /** Whether a page of the context shows `url` within ms (a navigation Playwright gave up on may still commit). */
 export async function pageAt(context: BrowserContext, url: string, ms: number): Promise<boolean> {
