@@ -7,6 +7,7 @@ import { useTempDir } from './helpers/fixtures.ts';
 import { commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
 import { startHttpProxy } from './helpers/proxies.ts';
 import { connect, localInfo, runToEnd, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { servePage } from './helpers/site.ts';
 
 // Over stdio a start with the same settings as the last one starts Chromium
 // before playwright-core loads, from the command line Playwright used then;
@@ -14,16 +15,26 @@ import { connect, localInfo, runToEnd, serverCommand, testEnv, textOf, type Conn
 // (switches, environment, their session's seed), nothing stray, and a launch
 // that changed since is launched as asked.
 
-type Report = { state: string; why?: string; firstPage?: { state: string; why?: string } };
+type Report = { state: string; why?: string; firstPage?: { state: string; why?: string }; profile?: string };
 
 async function startedAhead(server: Connected): Promise<{ report: Report; seed: number; running: boolean }> {
   const info = await localInfo(server.client);
   return { report: info.session.launch.spawnAhead, seed: info.session.launch.seed, running: info.session.browserRunning };
 }
 
-/** The server's browser main processes (not Chromium's helpers). */
+/** Where a user's profile templates and spares live (profile-template.ts). */
+const profilesRootIn = (tmp: string) => path.join(tmp, `stealth-playwright-mcp-profiles-${process.getuid!()}`);
+/** A browser making a profile template runs on a profile in that dir. */
+const makesTemplate = (pid: number) => commandLine(pid).includes('/stealth-playwright-mcp-profiles-');
+
+/** The server's browser main processes (not Chromium's helpers, nor one making a profile template). */
 function browserRoots(server: Connected): number[] {
-  return descendants(server.transport.pid).filter((pid) => commandLine(pid).includes('--remote-debugging-pipe') && !commandLine(pid).includes('--type='));
+  return descendants(server.transport.pid).filter((pid) => commandLine(pid).includes('--remote-debugging-pipe') && !commandLine(pid).includes('--type=') && !makesTemplate(pid));
+}
+
+/** Browsers under the server that make a profile template (main processes). */
+function templateMakers(server: Connected): number[] {
+  return descendants(server.transport.pid).filter((pid) => makesTemplate(pid) && !commandLine(pid).includes('--type='));
 }
 
 async function oneBrowser(server: Connected): Promise<number> {
@@ -265,6 +276,57 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
     assert.deepEqual(profilesIn(tmp.path).filter((name) => before.includes(name)), [], 'the next start removed it');
     assert.match(next.transport.stderr, /removed \d+ throwaway browser profile\(s\) and artifacts dir\(s\)/);
     await stop(next);
+    await assertNothingLeft(tmp.path);
+  });
+  test('a start after one that ran a while gets a profile Chromium made before: pages work, nothing of the earlier session is in it, and the next start finds one too', async () => {
+    const root = profilesRootIn(tmp.path);
+    fs.rmSync(root, { recursive: true, force: true });
+    // Shows what the browser kept from before, then keeps something itself.
+    const site = await servePage(`<!doctype html><script>document.title = 'kept: ' + (document.cookie || 'no cookie') + ', ' + (localStorage.getItem('k') ?? 'no storage'); document.cookie = 'k=1; max-age=3600'; localStorage.setItem('k', 'v');</script><h1>profile</h1>`);
+    try {
+      const titleAfterNavigate = async (server: Connected) => /Page Title: (.*)/.exec(textOf(await server.client.callTool({ name: 'browser_navigate', arguments: { url: site.url } })))?.[1];
+      const first = await connect(env());
+      await waitRunning(first);
+      assert.equal((await startedAhead(first)).report.state, 'adopted');
+      assert.equal(await titleAfterNavigate(first), 'kept: no cookie, no storage');
+      assert.equal(await titleAfterNavigate(first), 'kept: k=1, v', 'the session keeps its own state');
+      const template = () => fs.existsSync(root) && fs.readdirSync(root).some((name) => /^template-[0-9a-f]+$/.test(name));
+      assert.ok(await waitFor(template, 30_000), `a template was made during the session: ${fs.existsSync(root) ? fs.readdirSync(root) : 'no dir'}`);
+      assert.ok(await waitFor(() => templateMakers(first).length === 0, 10_000), 'the browser that made it has ended');
+      assert.equal((fs.statSync(root).mode & 0o077), 0, 'the templates\' dir is the user\'s alone');
+      await stop(first);
+      assert.ok(fs.readdirSync(root).some((name) => name.startsWith('spare-')), 'a spare profile waits for the next start');
+
+      for (let i = 0; i < 2; i++) {
+        const next = await connect(env());
+        await waitRunning(next);
+        const facts = await startedAhead(next);
+        assert.equal(facts.report.profile, 'prepared', JSON.stringify(facts.report));
+        assert.equal(await titleAfterNavigate(next), 'kept: no cookie, no storage', 'nothing of an earlier session');
+        const snapshot = await next.client.callTool({ name: 'browser_snapshot', arguments: {} });
+        assert.match(textOf(snapshot), /heading "profile"/);
+        assert.equal(templateMakers(next).length, 0, 'no second template for the same launch');
+        const root0 = await oneBrowser(next);
+        await stop(next);
+        assert.ok(await waitFor(() => !isAlive(root0), 5000), 'the browser ends with the server');
+        assert.ok(fs.readdirSync(root).some((name) => name.startsWith('spare-')), 'the server left a spare for the start after it');
+      }
+      await assertNothingLeft(tmp.path);
+    } finally {
+      await site.close();
+    }
+  });
+
+  test('a server that ends while a template is being made leaves neither that browser nor a half-made profile', async () => {
+    const root = profilesRootIn(tmp.path);
+    fs.rmSync(root, { recursive: true, force: true });
+    const server = await connect(env());
+    await waitRunning(server);
+    assert.ok(await waitFor(() => templateMakers(server).length > 0, 15_000), 'a browser starts making the template');
+    const makers = templateMakers(server);
+    await stop(server);
+    assert.ok(await waitFor(() => makers.every((pid) => !isAlive(pid)), 5000), `the template's browser ended with the server: ${makers.map(commandLine).join('\n')}`);
+    assert.deepEqual(fs.readdirSync(root).filter((name) => name.endsWith('.tmp')), [], 'no half-made profile');
     await assertNothingLeft(tmp.path);
   });
 });

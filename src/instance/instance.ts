@@ -7,7 +7,7 @@ import { readStat } from './proc-scan.ts';
 import { reapOrphans } from './reap-orphans.ts';
 import { removeThrowawayDirs } from '../browser/spawn-ahead/throwaway-profile.ts';
 import { trackThrowawayDirs } from './temp-profiles.ts';
-import { ensurePrivateDir } from './runtime-dir.ts';
+import { ensurePrivateDir } from '../fs/private-dir.ts';
 
 // Playwright starts Chromium in its own process group, so a server that is
 // SIGKILLed (OOM killer, kill -9, a crashed container runtime) leaves its

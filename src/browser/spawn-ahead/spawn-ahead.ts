@@ -9,6 +9,7 @@ import { mergeFeatureSwitchesAtSpawn } from '../chromium-features.ts';
 import { PACKAGE_VERSION } from '../../package-info.ts';
 import { removeThrowawayDirs } from './throwaway-profile.ts';
 import { openTargetAhead, type TargetAheadReport } from './target-ahead.ts';
+import { nextProfile, takeSpare, templateKey } from './profile-template.ts';
 import { fillRecipe, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, sameLaunch, throwawayProfileOf, toRecipe, writeRecipe, type SpawnRecipe } from './spawn-recipe.ts';
 
 // Over stdio the first tool call waits for Chromium's start (~200 ms), which
@@ -23,6 +24,8 @@ import { fillRecipe, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, sameLaun
 
 /** How long an unclaimed process may wait for Playwright (a start that failed on the way). */
 const CLAIM_DEADLINE_MS = 60_000;
+/** After a launch, the profile for the next start is made once this one is under way (profile-template.ts). */
+const NEXT_PROFILE_DELAY_MS = 2000;
 /** Recipes kept (one per set of inputs); the oldest go first. */
 const KEPT_RECIPES = 16;
 // Inputs that decide the command line; the rest of the environment reaches
@@ -36,7 +39,13 @@ interface Ahead {
   profileDir: string;
 }
 
-export type SpawnAheadReport = { state: 'adopted' | 'off' | 'no recipe yet' | 'recorded' | 'discarded' | 'not recordable' | 'pending'; why?: string; firstPage?: TargetAheadReport };
+export type SpawnAheadReport = {
+  state: 'adopted' | 'off' | 'no recipe yet' | 'recorded' | 'discarded' | 'not recordable' | 'pending';
+  why?: string;
+  firstPage?: TargetAheadReport;
+  /** Whether the browser started ahead got a profile Chromium had made before (profile-template.ts), or a fresh one. */
+  profile?: 'prepared' | 'fresh';
+};
 
 let run:
   | {
@@ -49,13 +58,16 @@ let run:
       recorded: boolean;
       report: SpawnAheadReport;
       firstPage?: ReturnType<typeof openTargetAhead>;
+      profile?: 'prepared' | 'fresh';
+      nextProfileFor?: string;
     }
   | undefined;
 
 /** What happened to this process's early start, for stealth_bridge_info. */
 export function spawnAheadReport(): SpawnAheadReport {
   if (!run) return { state: 'off' };
-  return run.report.state === 'adopted' && run.firstPage ? { ...run.report, firstPage: run.firstPage.report() } : run.report;
+  if (run.report.state !== 'adopted') return run.report;
+  return { ...run.report, ...(run.firstPage ? { firstPage: run.firstPage.report() } : {}), ...(run.profile ? { profile: run.profile } : {}) };
 }
 
 /**
@@ -75,6 +87,8 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   provideBrowserProcess(answerLaunch);
   if (!recipe) return seed;
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), PROFILE_PREFIX));
+  const template = templateKey(recipe);
+  run.profile = template !== undefined && takeSpare(template, profileDir) ? 'prepared' : 'fresh';
   const args = fillRecipe(recipe, { profileDir, seed, marker: options.marker });
   if (!args || !fs.existsSync(recipe.command)) {
     removeThrowawayDirs([profileDir]);
@@ -148,6 +162,7 @@ function answerLaunch(command: string, args: readonly string[], options: SpawnOp
   // Another environment (a licence key for the keyed build) cannot be started ahead without it on disk.
   const ownEnv = options.env === process.env;
   const recipe = ownEnv ? toRecipe(command, args, { seed: current.seed, marker: current.marker }) : 'its own environment';
+  if (typeof recipe !== 'string') prepareNextProfile(current, recipe);
   const ahead = current.ahead;
   current.ahead = undefined;
   if (ahead) {
@@ -177,6 +192,16 @@ function answerLaunch(command: string, args: readonly string[], options: SpawnOp
     }
   }
   return start(command, args, options);
+}
+
+/** Once the start is under way, the profile the next start with this recipe takes; at exit at the latest its copy. */
+function prepareNextProfile(current: NonNullable<typeof run>, recipe: SpawnRecipe): void {
+  const key = templateKey(recipe);
+  if (key === undefined || current.nextProfileFor === key) return;
+  current.nextProfileFor = key;
+  const next = nextProfile(recipe, key, { marker: current.marker, log: current.log });
+  setTimeout(() => void next.prepare(), NEXT_PROFILE_DELAY_MS).unref();
+  process.once('exit', () => next.spareNow());
 }
 
 function prune(dir: string): void {

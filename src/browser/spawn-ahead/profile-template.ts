@@ -1,0 +1,248 @@
+import type { ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Logger } from '../../log.ts';
+import { ensurePrivateDir, isPrivateDir, ownedByUs } from '../../fs/private-dir.ts';
+import { startBrowserProcess } from '../browser-spawn.ts';
+import { Frames, NUL_BYTE } from '../devtools-frames.ts';
+import { fillRecipe, type SpawnRecipe } from './spawn-recipe.ts';
+import { removeSocketDirOf } from './throwaway-profile.ts';
+import { QUIET_RUNTIME_SWITCH } from '../quiet-runtime/switch.ts';
+
+// A browser started ahead still spends ~100 ms of the start making its fresh
+// throwaway profile (Local State, the Default profile's databases and
+// folders), on the cores playwright-core's load also wants. A profile that
+// Chromium made earlier, with the same switches and no page ever shown in
+// it, spares that: Chromium opens the files instead of creating them.
+// Alternating starts through a stdio client, 24 each (2026-12-05): spawn ->
+// first navigate 619 ms with such a profile in place, 693 ms with a fresh
+// one; copied from the template during the start instead, 756 ms (the copy
+// costs more than it saves), so the copy for the next start is made during
+// or at the end of this one. What a page sees does not change: its context
+// is off the record, and the profile holds nothing of any session's.
+//
+// Under the temp dir (the throwaway profiles' file system, so a spare moves
+// into place by a rename), in a private dir of this user's:
+//   template-<key>   made once per launch (switches and browser program) by a
+//                    browser of its own, at low priority, after a start;
+//   spare-<key>      a copy of it, taken whole by the next start.
+
+/** The template's browser: started, one page opened in a context of its own, closed. */
+const TEMPLATE_DEADLINE_MS = 20_000;
+/** Templates kept (one per launch); the oldest go first, with their spares. */
+const KEPT_TEMPLATES = 4;
+const TEMPLATE = 'template-';
+const SPARE = 'spare-';
+
+function profilesRoot(): string {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+  return path.join(os.tmpdir(), `stealth-playwright-mcp-profiles-${uid}`);
+}
+
+/**
+ * What a template is made for: the recipe's command line and the program's
+ * file (a new browser version, a package upgrade, gets a template of its own);
+ * none for a headed launch.
+ */
+export function templateKey(recipe: SpawnRecipe): string | undefined {
+  // A headed browser would show the template's window on the user's screen.
+  if (!recipe.args.some((arg) => arg === '--headless' || arg.startsWith('--headless='))) return undefined;
+  const stat = fs.statSync(recipe.command, { throwIfNoEntry: false });
+  if (!stat?.isFile()) return undefined;
+  // The quiet runtime's token is one per launch (and so in each recipe written).
+  const args = recipe.args.map((arg) => (arg.startsWith(`${QUIET_RUNTIME_SWITCH}=`) ? QUIET_RUNTIME_SWITCH : arg));
+  return crypto.createHash('sha256').update(JSON.stringify([recipe.command, args, stat.size, stat.mtimeMs, stat.ino])).digest('hex').slice(0, 32);
+}
+
+/** Moves the spare profile for `key` over `profileDir` (an empty dir); false when there is none to take. */
+export function takeSpare(key: string, profileDir: string): boolean {
+  const root = profilesRoot();
+  if (!isPrivateDir(root)) return false;
+  const spare = path.join(root, SPARE + key);
+  const stat = fs.lstatSync(spare, { throwIfNoEntry: false });
+  if (!stat?.isDirectory() || !ownedByUs(stat)) return false;
+  try {
+    // Whole or not at all: another start taking it at the same moment gets ENOENT.
+    fs.renameSync(spare, profileDir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface NextProfile {
+  /** Makes the template if there is none (a browser of its own, at low priority), then the spare. */
+  prepare(): Promise<void>;
+  /** The spare from an existing template, synchronously (~20 ms): for the exit of a short session. */
+  spareNow(): void;
+}
+
+/** The profile the next start with `recipe` takes; nothing happens until asked. */
+export function nextProfile(recipe: SpawnRecipe, key: string, options: { marker: string | undefined; log: Logger }): NextProfile {
+  const root = profilesRoot();
+  const template = path.join(root, TEMPLATE + key);
+  const spare = path.join(root, SPARE + key);
+  let making: Promise<void> | undefined;
+  const spareNow = () => {
+    if (!isPrivateDir(root) || !fs.existsSync(template) || fs.existsSync(spare)) return;
+    const partial = partialOf(spare);
+    try {
+      // In use: kept when older ones are pruned.
+      fs.utimesSync(template, new Date(), new Date());
+      fs.cpSync(template, partial, { recursive: true, errorOnExist: true, force: false });
+      fs.chmodSync(partial, 0o700);
+      fs.renameSync(partial, spare);
+    } catch (error) {
+      fs.rmSync(partial, { recursive: true, force: true });
+      options.log.debug(`no spare profile for the next start: ${(error as Error).message}`);
+    }
+  };
+  return {
+    prepare: () =>
+      (making ??= (async () => {
+        try {
+          ensurePrivateDir(root);
+          removeStale(root);
+          if (!fs.existsSync(template)) await makeTemplate(recipe, template, options);
+          spareNow();
+        } catch (error) {
+          options.log.debug(`no profile template: ${(error as Error).message}`);
+        }
+      })()),
+    spareNow,
+  };
+}
+
+function partialOf(dir: string): string {
+  return `${dir}.${process.pid}.tmp`;
+}
+
+/** Runs the recipe's browser on a profile of its own, opens one blank page in a context of its own, closes it cleanly. */
+async function makeTemplate(recipe: SpawnRecipe, template: string, options: { marker: string | undefined; log: Logger }): Promise<void> {
+  const partial = partialOf(template);
+  fs.rmSync(partial, { recursive: true, force: true });
+  fs.mkdirSync(partial, { mode: 0o700 });
+  const args = fillRecipe(recipe, { profileDir: partial, seed: crypto.randomInt(10_000, 100_000), marker: options.marker });
+  if (!args) {
+    fs.rmSync(partial, { recursive: true, force: true });
+    return;
+  }
+  const started = performance.now();
+  // As Playwright starts it (and with this server's marker: a SIGKILLed server's next start reaps it).
+  const child = startBrowserProcess(recipe.command, args, { detached: process.platform !== 'win32', env: process.env, stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+  // Behind the session's own work; its helpers, forked later, inherit this.
+  if (child.pid !== undefined) {
+    try {
+      os.setPriority(child.pid, 19);
+    } catch {
+      // the same priority as the session then
+    }
+  }
+  for (const handle of [child, ...child.stdio] as ({ unref?(): void } | null)[]) handle?.unref?.();
+  const abandon = () => {
+    killGroup(child);
+    removeSocketDirOf(partial);
+    fs.rmSync(partial, { recursive: true, force: true });
+  };
+  process.once('exit', abandon);
+  try {
+    const closed = await driveToClose(child, TEMPLATE_DEADLINE_MS);
+    if (!closed) {
+      abandon();
+      options.log.debug(`no profile template: its browser did not open a page and close within ${TEMPLATE_DEADLINE_MS / 1000} s`);
+      return;
+    }
+    for (const name of ['SingletonLock', 'SingletonSocket', 'SingletonCookie']) fs.rmSync(path.join(partial, name), { force: true });
+    try {
+      fs.renameSync(partial, template);
+    } catch {
+      // another server made it meanwhile
+      fs.rmSync(partial, { recursive: true, force: true });
+    }
+    options.log.debug(`profile template made in ${Math.round(performance.now() - started)} ms`);
+  } finally {
+    process.off('exit', abandon);
+  }
+}
+
+/** Resolves true once the browser has opened a blank page in a fresh context, closed and exited; false at the deadline. */
+function driveToClose(child: ChildProcess, deadlineMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const toBrowser = child.stdio[3] as NodeJS.WritableStream | null;
+    const fromBrowser = child.stdio[4] as NodeJS.ReadableStream | null;
+    const timer = setTimeout(() => resolve(false), deadlineMs);
+    timer.unref();
+    const send = (id: number, method: string, params: object = {}) => {
+      try {
+        toBrowser?.write(Buffer.concat([Buffer.from(JSON.stringify({ id, method, params })), NUL_BYTE]));
+      } catch {
+        // the exit resolves it
+      }
+    };
+    const frames = new Frames();
+    fromBrowser?.on('data', (chunk: Buffer) => {
+      for (const bytes of frames.push(chunk)) {
+        let message: { id?: number; result?: { browserContextId?: string } };
+        try {
+          message = JSON.parse(bytes.toString('utf8'));
+        } catch {
+          continue;
+        }
+        if (message.id === 1) {
+          const browserContextId = message.result?.browserContextId;
+          if (browserContextId) send(2, 'Target.createTarget', { url: 'about:blank', browserContextId });
+          else send(3, 'Browser.close');
+        } else if (message.id === 2) send(3, 'Browser.close');
+      }
+    });
+    fromBrowser?.on('error', () => {});
+    toBrowser?.on('error', () => {});
+    child.once('error', () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code === 0);
+    });
+    send(1, 'Target.createBrowserContext');
+  });
+}
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(process.platform === 'win32' ? child.pid : -child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** Half-made entries of servers that are gone, and templates (with their spares) beyond the newest few. */
+function removeStale(root: string): void {
+  const entries = fs.readdirSync(root);
+  for (const name of entries) {
+    const pid = /\.(\d+)\.tmp$/.exec(name)?.[1];
+    if (pid !== undefined && !alive(Number(pid))) fs.rmSync(path.join(root, name), { recursive: true, force: true });
+  }
+  const templates = entries
+    .filter((name) => name.startsWith(TEMPLATE) && !name.endsWith('.tmp'))
+    .map((name) => ({ name, at: fs.statSync(path.join(root, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const { name } of templates.slice(KEPT_TEMPLATES)) {
+    fs.rmSync(path.join(root, name), { recursive: true, force: true });
+    fs.rmSync(path.join(root, SPARE + name.slice(TEMPLATE.length)), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
