@@ -85,9 +85,25 @@ function serverCommand(side: Side, mode: string, outputDir: string): { command: 
 }
 
 /** A server, driven as an agent would: navigate, snapshot, click, type (and, on the probe page, an evaluate). */
+// Ours is read as a returning user's start: one with the same command before it (untimed, a few
+// seconds) records its launch and makes its profile template, so the measured one starts its browser
+// ahead on a prepared profile (headless), as a user's every start after the first does.
+const RETURNING_WARM_UP_MS = 4000;
+
+/** How ours started its browser in the measured run (stealth_bridge_info's launch.spawnAhead). */
+const oursStart: Record<string, string> = {};
+
 async function viaMcp(side: Side, mode: string, display: string | undefined): Promise<Record<string, Report>> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', STEALTH_BINARY_PATH: CHROMIUM, STEALTH_PLAYWRIGHT_MCP_LOG_LEVEL: 'warn', ...(display ? { DISPLAY: display } : {}) };
-  const outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'detect-'));
+  // The same dir for both starts: the command line is part of what a recorded launch is for.
+  const outputDir = path.join(os.tmpdir(), `detect-${side}-${mode}-${process.pid}`);
+  fs.mkdirSync(outputDir, { recursive: true });
+  if (side === 'ours') {
+    const warm = new Client({ name: 'detect-warm-up', version: '1' });
+    await warm.connect(new StdioClientTransport({ ...serverCommand(side, mode, outputDir), env, stderr: 'ignore' }));
+    await new Promise((r) => setTimeout(r, RETURNING_WARM_UP_MS));
+    await warm.close();
+  }
   const transport = new StdioClientTransport({ ...serverCommand(side, mode, outputDir), env, stderr: 'ignore' });
   const client = new Client({ name: 'detect', version: '1' });
   await client.connect(transport);
@@ -106,6 +122,11 @@ async function viaMcp(side: Side, mode: string, display: string | undefined): Pr
       // An agent reading the page with its own script (the probe page watches who calls getElementById).
       if (name === 'probe') await call('browser_evaluate', { function: "() => document.getElementById('go')?.textContent" });
       out[name] = await report;
+    }
+    if (side === 'ours') {
+      const info = ((await call('stealth_bridge_info')) as { structuredContent?: { session?: { launch?: { spawnAhead?: { state?: string; profile?: string } } } } }).structuredContent;
+      const ahead = info?.session?.launch?.spawnAhead;
+      oursStart[mode] = `${ahead?.state ?? '?'}${ahead?.profile ? `, ${ahead.profile} profile` : ''}`;
     }
   } finally {
     await client.close();
@@ -166,6 +187,7 @@ for (const [mode, { ours: o, upstream: u, control: c }] of Object.entries(result
   for (const name of Object.keys(DETECTORS)) lines.push(`${name.padEnd(20)} ${mark(o[name]).padEnd(12)} ${mark(u[name]).padEnd(12)} ${mark(c[name])}`);
   const count = (side: Record<string, Report>) => Object.values(side).filter((r) => r.flagged).length;
   lines.push(`flagged by ${count(o)} of ${Object.keys(DETECTORS).length} (ours), ${count(u)} (upstream), ${count(c)} (control)`);
+  lines.push(`ours' browser, started ahead: ${oursStart[mode] ?? '?'}`);
   for (const name of Object.keys(DETECTORS)) {
     const extra = beyondControl(o[name], c[name]);
     if (extra.length) lines.push(`  ${name}: on ours, not the control: ${extra.join(', ')}`);
