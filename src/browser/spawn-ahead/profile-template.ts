@@ -73,6 +73,8 @@ export function takeSpare(key: string, profileDir: string): boolean {
 }
 
 export interface NextProfile {
+  /** Whether the template is there (the spare is then only a copy away). */
+  ready(): boolean;
   /** Makes the template if there is none (a browser of its own, at low priority), then the spare. */
   prepare(): Promise<void>;
   /** The spare from an existing template, synchronously (~20 ms): for the exit of a short session. */
@@ -100,6 +102,7 @@ export function nextProfile(recipe: SpawnRecipe, key: string, options: { marker:
     }
   };
   return {
+    ready: () => isPrivateDir(root) && fs.existsSync(template),
     prepare: () =>
       (making ??= (async () => {
         try {
