@@ -44,11 +44,14 @@ function profilesRoot(): string {
 /**
  * What a template is made for: the recipe's command line and the program's
  * file (a new browser version, a package upgrade, gets a template of its own);
- * none for a headed launch.
+ * none for a headed launch or one with extensions.
  */
 export function templateKey(recipe: SpawnRecipe): string | undefined {
   // A headed browser would show the template's window on the user's screen.
   if (!recipe.args.some((arg) => arg === '--headless' || arg.startsWith('--headless='))) return undefined;
+  // Extensions would run in the template's browser, and each session would start with what they
+  // kept there, installed already (no first-install event), unlike a fresh profile's.
+  if (recipe.args.some((arg) => arg.startsWith('--load-extension'))) return undefined;
   const stat = fs.statSync(recipe.command, { throwIfNoEntry: false });
   if (!stat?.isFile()) return undefined;
   // The quiet runtime's token is one per launch (and so in each recipe written).
