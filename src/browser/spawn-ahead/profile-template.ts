@@ -31,6 +31,8 @@ import { QUIET_RUNTIME_SWITCH } from '../quiet-runtime/switch.ts';
 
 /** The template's browser: started, one page opened in a context of its own, closed. */
 const TEMPLATE_DEADLINE_MS = 20_000;
+/** After killing the template's browser, before removing its profile. */
+const ABANDON_SETTLE_MS = 300;
 /** Templates kept (one per launch); the oldest go first, with their spares. */
 const KEPT_TEMPLATES = 4;
 const TEMPLATE = 'template-';
@@ -149,8 +151,15 @@ async function makeTemplate(recipe: SpawnRecipe, template: string, options: { ma
   for (const handle of [child, ...child.stdio] as ({ unref?(): void } | null)[]) handle?.unref?.();
   const abandon = () => {
     killGroup(child);
+    // A SIGKILL takes effect as each process next runs: one still writing into the profile made
+    // its removal fail at a server's exit (ENOTEMPTY). The next template removes what is left.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ABANDON_SETTLE_MS);
     removeSocketDirOf(partial);
-    fs.rmSync(partial, { recursive: true, force: true });
+    try {
+      fs.rmSync(partial, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    } catch {
+      // left to removeStale
+    }
   };
   process.once('exit', abandon);
   try {
