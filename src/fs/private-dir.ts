@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { makeDirSync } from './make-dir.ts';
 
 // Directories whose contents decide what runs or what a browser starts from
@@ -16,10 +18,21 @@ export function ensurePrivateDir(dir: string): void {
 
 /** A directory (not a symlink) of this user's that no one else may write to; false when missing. */
 export function isPrivateDir(dir: string): boolean {
-  const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
-  return Boolean(stat?.isDirectory() && ownedByUs(stat) && (stat.mode & 0o022) === 0);
+  return isOwnDir(dir) && (fs.lstatSync(dir).mode & 0o022) === 0;
 }
 
 export function ownedByUs(stat: fs.Stats): boolean {
   return typeof process.getuid !== 'function' || stat.uid === process.getuid();
+}
+
+/** `<tmp>/<name>-<uid>`: a per-user dir under the temp dir, for when no better place is set. */
+export function userTempDir(name: string): string {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+  return path.join(os.tmpdir(), `${name}-${uid}`);
+}
+
+/** A directory (not a symlink) of this user's; false when missing. */
+export function isOwnDir(dir: string): boolean {
+  const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+  return Boolean(stat?.isDirectory() && ownedByUs(stat));
 }

@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../log.ts';
-import { ensurePrivateDir, isPrivateDir, ownedByUs } from '../../fs/private-dir.ts';
+import { ensurePrivateDir, isPrivateDir, ownedByUs, userTempDir } from '../../fs/private-dir.ts';
 import { startBrowserProcess } from '../browser-spawn.ts';
 import { Frames, NUL_BYTE } from '../devtools-frames.ts';
 import { fillRecipe, type SpawnRecipe } from './spawn-recipe.ts';
-import { removeSocketDirOf } from './throwaway-profile.ts';
+import { killProcessGroup, removeSocketDirOf } from './throwaway-profile.ts';
 import { QUIET_RUNTIME_SWITCH } from '../quiet-runtime/switch.ts';
 
 // A browser started ahead still spends ~100 ms of the start making its fresh
@@ -39,8 +39,7 @@ const TEMPLATE = 'template-';
 const SPARE = 'spare-';
 
 function profilesRoot(): string {
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
-  return path.join(os.tmpdir(), `stealth-playwright-mcp-profiles-${uid}`);
+  return userTempDir('stealth-playwright-mcp-profiles');
 }
 
 /**
@@ -150,7 +149,7 @@ async function makeTemplate(recipe: SpawnRecipe, template: string, options: { ma
   }
   for (const handle of [child, ...child.stdio] as ({ unref?(): void } | null)[]) handle?.unref?.();
   const abandon = () => {
-    killGroup(child);
+    killProcessGroup(child);
     // A SIGKILL takes effect as each process next runs: one still writing into the profile made
     // its removal fail at a server's exit (ENOTEMPTY). The next template removes what is left.
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ABANDON_SETTLE_MS);
@@ -224,15 +223,6 @@ function driveToClose(child: ChildProcess, deadlineMs: number): Promise<boolean>
     });
     send(1, 'Target.createBrowserContext');
   });
-}
-
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(process.platform === 'win32' ? child.pid : -child.pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
 }
 
 /** Half-made entries of servers that are gone, and templates (with their spares) beyond the newest few. */

@@ -7,7 +7,7 @@ import type { Logger } from '../../log.ts';
 import { provideBrowserProcess, startBrowserProcess, type BrowserStart } from '../browser-spawn.ts';
 import { mergeFeatureSwitchesAtSpawn } from '../chromium-features.ts';
 import { PACKAGE_VERSION } from '../../package-info.ts';
-import { removeThrowawayDirs } from './throwaway-profile.ts';
+import { killProcessGroup, removeThrowawayDirs } from './throwaway-profile.ts';
 import { openTargetAhead, type TargetAheadReport } from './target-ahead.ts';
 import { nextProfile, takeSpare, templateKey } from './profile-template.ts';
 import { fillRecipe, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, sameLaunch, throwawayProfileOf, toRecipe, writeRecipe, type SpawnRecipe } from './spawn-recipe.ts';
@@ -121,7 +121,7 @@ export function spawnAhead(options: { runtimeDir: string; argv: readonly string[
   // as well, but maybe after this handler), then its profile. A closed one's pid may be reused.
   process.once('exit', () => {
     if (closed) return;
-    kill(child);
+    killProcessGroup(child);
     removeThrowawayDirs([profileDir]);
   });
   options.log.debug(`browser started ahead from ${path.basename(file)} (pid ${child.pid})`);
@@ -135,22 +135,12 @@ function setRef(child: ChildProcess, ref: boolean): void {
   }
 }
 
-// The whole process group: Chromium's helpers may outlive its main process.
-function kill(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(process.platform === 'win32' ? child.pid : -child.pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
 function discard(why: string): void {
   const ahead = run?.ahead;
   if (!run || !ahead) return;
   run.ahead = undefined;
   run.report = { state: 'discarded', why };
-  kill(ahead.child);
+  killProcessGroup(ahead.child);
   run.log.debug(`browser started ahead was not used: ${why}`);
 }
 

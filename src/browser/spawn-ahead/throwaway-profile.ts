@@ -1,15 +1,25 @@
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROFILE_PREFIX } from './spawn-recipe.ts';
 import { ARTIFACTS_PREFIX } from '../artifacts-dirs.ts';
+import { isOwnDir } from '../../fs/private-dir.ts';
 
 // A Chromium that is killed (not closed) leaves its singleton-socket dir in
 // TMPDIR next to its profile; only the profile's SingletonSocket link says which.
 const SOCKET_DIR_PREFIX = 'org.chromium.Chromium.';
 
-function ownedDir(dir: string): boolean {
-  const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
-  return Boolean(stat?.isDirectory() && (typeof process.getuid !== 'function' || stat.uid === process.getuid()));
+/**
+ * SIGKILL to a browser's whole process group: Chromium's helpers may outlive
+ * its main process (the group's id is not reused while any of them is left).
+ */
+export function killProcessGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(process.platform === 'win32' ? child.pid : -child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 /**
@@ -19,7 +29,7 @@ function ownedDir(dir: string): boolean {
 export function removeSocketDirOf(profileDir: string): void {
   try {
     const socketDir = path.dirname(fs.readlinkSync(path.join(profileDir, 'SingletonSocket')));
-    if (path.basename(socketDir).startsWith(SOCKET_DIR_PREFIX) && ownedDir(socketDir)) fs.rmSync(socketDir, { recursive: true, force: true });
+    if (path.basename(socketDir).startsWith(SOCKET_DIR_PREFIX) && isOwnDir(socketDir)) fs.rmSync(socketDir, { recursive: true, force: true });
   } catch {
     // no socket link: Chromium had not got that far, or removed it
   }
@@ -37,7 +47,7 @@ export function removeThrowawayDirs(dirs: readonly string[]): number {
   let removed = 0;
   for (const dir of dirs) {
     const name = path.basename(dir);
-    if (!path.isAbsolute(dir) || !(name.startsWith(PROFILE_PREFIX) || name.startsWith(ARTIFACTS_PREFIX)) || !ownedDir(dir)) continue;
+    if (!path.isAbsolute(dir) || !(name.startsWith(PROFILE_PREFIX) || name.startsWith(ARTIFACTS_PREFIX)) || !isOwnDir(dir)) continue;
     removeSocketDirOf(dir);
     try {
       fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
