@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
-import { commandLine, descendants, isAlive, waitFor } from './helpers/processes.ts';
+import { commandLine, descendants, isAlive, makesTemplate, waitFor } from './helpers/processes.ts';
 import { startHttpProxy } from './helpers/proxies.ts';
 import { connect, localInfo, runToEnd, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { servePage } from './helpers/site.ts';
@@ -24,8 +24,6 @@ async function startedAhead(server: Connected): Promise<{ report: Report; seed: 
 
 /** Where a user's profile templates and spares live (profile-template.ts). */
 const profilesRootIn = (tmp: string) => path.join(tmp, `stealth-playwright-mcp-profiles-${process.getuid!()}`);
-/** A browser making a profile template runs on a profile in that dir. */
-const makesTemplate = (pid: number) => commandLine(pid).includes('/stealth-playwright-mcp-profiles-');
 
 /** The server's browser main processes (not Chromium's helpers, nor one making a profile template). */
 function browserRoots(server: Connected): number[] {

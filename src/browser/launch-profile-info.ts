@@ -2,6 +2,7 @@ import { displayEndpoint } from './attach.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { maskCredentialsIn } from './proxy/proxy-url.ts';
 import type { ShimCounters } from './quiet-runtime/runtime-shim.ts';
+import type { LaunchProfile } from './spawn-ahead/prepared-start.ts';
 import { spawnAheadReport } from './spawn-ahead/spawn-ahead.ts';
 import { mergeArgs } from './stealth-profile.ts';
 
@@ -11,6 +12,7 @@ export interface LaunchState {
   /** The current browser's quiet-runtime counters, if it has the shim. */
   quiet: ShimCounters | undefined;
   prelaunched: boolean;
+  profile: LaunchProfile | undefined;
 }
 
 /** The launch profile a session's browsers get, for stealth_bridge_info. */
@@ -29,6 +31,8 @@ export function launchProfileInfo(plan: LaunchPlan, state: LaunchState) {
     // Whether the page's console messages and errors are read at all (--console-capture).
     consoleCapture: plan.consoleCapture || plan.attach !== undefined,
     prelaunched: state.prelaunched,
+    // Whether the current browser started on a profile Chromium made before (prepared) or made its own (fresh); null before a launch, or one on a persistent profile.
+    profile: state.profile ?? null,
     // Over stdio: whether Chromium was started from the last start's command line, before playwright-core loaded.
     spawnAhead: spawnAheadReport(),
     attached: plan.attach ? { kind: plan.attach.kind, endpoint: displayEndpoint(plan.attach.endpoint), ownContext: plan.attach.ownContext, fingerprint: 'not managed: the attached browser is used as it is' } : null,

@@ -14,6 +14,7 @@ import { openPageAhead } from './page-ahead.ts';
 import { scriptStopsOf, setUpIsolatedContext, setUpLaunchedContext } from './launched-context.ts';
 import { launchProfileInfo } from './launch-profile-info.ts';
 import { takeQuietRuntime } from './quiet-runtime/spawn-hook.ts';
+import { launchProfileOf, type LaunchProfile } from './spawn-ahead/prepared-start.ts';
 import { spawnBrowser } from './spawn-browser.ts';
 import { UserScripts } from './user-scripts.ts';
 import type { QuietRuntime } from './quiet-runtime/runtime-shim.ts';
@@ -52,6 +53,8 @@ export class SessionBrowser {
   #consoleFallbackActive: boolean | null = null;
   /** The pipe shim keeping the current browser's pages' Runtime domain off (--quiet-runtime). */
   #quiet: QuietRuntime | undefined;
+  /** Whether the current browser started on a profile Chromium made before (spawn-ahead/prepared-start.ts). */
+  #launchProfile: LaunchProfile | undefined;
   readonly #userScripts = new UserScripts();
   /** The contexts the upstream opened beside the current browser's first one (browser_tabs isolatedContext). */
   #isolated: ReadonlySet<BrowserContext> = new Set();
@@ -160,7 +163,7 @@ export class SessionBrowser {
 
   /** The launch profile this session's browsers get, for stealth_bridge_info. */
   get profile() {
-    return launchProfileInfo(this.#plan, { consoleFallbackActive: this.#consoleFallbackActive, quiet: this.#quiet?.counters, prelaunched: this.#warm });
+    return launchProfileInfo(this.#plan, { consoleFallbackActive: this.#consoleFallbackActive, quiet: this.#quiet?.counters, prelaunched: this.#warm, profile: this.#launchProfile });
   }
 
   async #attach(target: AttachTarget): Promise<BrowserContext> {
@@ -212,6 +215,7 @@ export class SessionBrowser {
     const context = persistent ?? (await untilClosed(browser.newContext(contextOptions), browser, 'disconnected'));
     if (!context) throw new Error(this.#closed ? 'The session is closed.' : 'The browser exited while its first context was being created.');
     this.#quiet = quiet ? takeQuietRuntime(quiet.token) : undefined;
+    this.#launchProfile = quiet ? launchProfileOf(quiet.token) : undefined;
     const setUp = { browser, context, executablePath, quiet: this.#quiet, quietConsole: quiet?.console ?? false };
     const session = { plan: this.#plan, guards: this.#guards, userScripts: this.#userScripts, log: this.#log };
     this.#consoleFallbackActive = (await setUpLaunchedContext(setUp, session)) ?? this.#consoleFallbackActive;

@@ -55,6 +55,8 @@ export default defineCommand({
         await serveHttp({ config, log, createSession: (overrides) => new BridgeSession({ ...inputs, overrides, shared }) });
         return;
       }
+      // Every launch of Playwright's from here on starts on a prepared profile when one is ready.
+      if (privateRuntimeDir && config.browserPrelaunch) (await import('../browser/spawn-ahead/prepared-start.ts')).startOnPreparedProfiles({ marker: instanceLaunchArgs()[0], log });
       const { warmPool } = await import('../session/warm-pool-setup.ts');
       const { takesDefaultLaunch } = await import('../session/default-launch.ts');
       const holder: { pool?: ReturnType<typeof warmPool> } = {};

@@ -39,9 +39,17 @@ export function commandLine(pid: number): string {
   }
 }
 
-/** The Chromium processes under `pid` (a server and the browsers it launched). */
+/** A browser the server runs for a moment to make a profile template (its profile is in that dir: profile-template.ts), and its helpers. */
+export function makesTemplate(pid: number): boolean {
+  return commandLine(pid).includes('/stealth-playwright-mcp-profiles-');
+}
+
+/** The Chromium processes under `pid` (a server and the browsers it launched for sessions; not a template's). */
 export function browserProcessesOf(pid: number): number[] {
-  return descendants(pid).filter((child) => /chrom/i.test(commandLine(child)));
+  const chromium = descendants(pid).filter((child) => /chrom/i.test(commandLine(child)));
+  // Its helpers (zygotes, renderers) do not name the profile: left out as its descendants.
+  const template = new Set(chromium.filter(makesTemplate).flatMap((root) => [root, ...descendants(root)]));
+  return chromium.filter((child) => !template.has(child));
 }
 
 /** Chromium processes whose command line mentions `marker` (e.g. a session's output dir). */

@@ -83,28 +83,61 @@ export interface NextProfile {
   prepare(): Promise<void>;
   /** The spare from an existing template, synchronously (~20 ms): for the exit of a short session. */
   spareNow(): void;
+  /** The same without blocking the event loop: for a server whose other sessions go on meanwhile. */
+  spareSoon(): Promise<void>;
 }
+
+// One per template: two copies of one spare at once would share its half-made dir.
+const nextProfiles = new Map<string, NextProfile>();
 
 /** The profile the next start with `recipe` takes; nothing happens until asked. */
 export function nextProfile(recipe: SpawnRecipe, key: string, options: { marker: string | undefined; log: Logger }): NextProfile {
+  let next = nextProfiles.get(key);
+  if (!next) nextProfiles.set(key, (next = makeNextProfile(recipe, key, options)));
+  return next;
+}
+
+function makeNextProfile(recipe: SpawnRecipe, key: string, options: { marker: string | undefined; log: Logger }): NextProfile {
   const root = profilesRoot();
   const template = path.join(root, TEMPLATE + key);
   const spare = path.join(root, SPARE + key);
+  const partial = partialOf(spare);
   let making: Promise<void> | undefined;
+  let copying: Promise<void> | undefined;
+  const needed = () => isPrivateDir(root) && fs.existsSync(template) && !fs.existsSync(spare);
+  const failed = (error: unknown) => {
+    fs.rmSync(partial, { recursive: true, force: true });
+    options.log.debug(`no spare profile for the next start: ${(error as Error).message}`);
+  };
+  // In use: kept when older ones are pruned.
+  const touch = () => fs.utimesSync(template, new Date(), new Date());
   const spareNow = () => {
-    if (!isPrivateDir(root) || !fs.existsSync(template) || fs.existsSync(spare)) return;
-    const partial = partialOf(spare);
+    // An asynchronous copy still under way at exit is left half made: removed, and made whole here.
+    if (copying) fs.rmSync(partial, { recursive: true, force: true });
+    if (!needed()) return;
     try {
-      // In use: kept when older ones are pruned.
-      fs.utimesSync(template, new Date(), new Date());
+      touch();
       fs.cpSync(template, partial, { recursive: true, errorOnExist: true, force: false });
       fs.chmodSync(partial, 0o700);
       fs.renameSync(partial, spare);
     } catch (error) {
-      fs.rmSync(partial, { recursive: true, force: true });
-      options.log.debug(`no spare profile for the next start: ${(error as Error).message}`);
+      failed(error);
     }
   };
+  const spareSoon = () =>
+    (copying ??= (async () => {
+      try {
+        if (!needed()) return;
+        touch();
+        await fs.promises.cp(template, partial, { recursive: true, errorOnExist: true, force: false });
+        await fs.promises.chmod(partial, 0o700);
+        await fs.promises.rename(partial, spare);
+      } catch (error) {
+        failed(error);
+      } finally {
+        copying = undefined;
+      }
+    })());
   return {
     ready: () => isPrivateDir(root) && fs.existsSync(template),
     prepare: () =>
@@ -113,12 +146,13 @@ export function nextProfile(recipe: SpawnRecipe, key: string, options: { marker:
           ensurePrivateDir(root);
           removeStale(root);
           if (!fs.existsSync(template)) await makeTemplate(recipe, template, options);
-          spareNow();
+          await spareSoon();
         } catch (error) {
           options.log.debug(`no profile template: ${(error as Error).message}`);
         }
       })()),
     spareNow,
+    spareSoon,
   };
 }
 

@@ -10,6 +10,7 @@ import { PACKAGE_VERSION } from '../../package-info.ts';
 import { killProcessGroup, removeThrowawayDirs } from './throwaway-profile.ts';
 import { openTargetAhead, type TargetAheadReport } from './target-ahead.ts';
 import { nextProfile, takeSpare, templateKey } from './profile-template.ts';
+import { noteLaunchProfile, startPrepared } from './prepared-start.ts';
 import { fillRecipe, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, sameLaunch, throwawayProfileOf, toRecipe, writeRecipe, type SpawnRecipe } from './spawn-recipe.ts';
 
 // Over stdio the first tool call waits for Chromium's start (~200 ms), which
@@ -147,7 +148,8 @@ function discard(why: string): void {
 /** Playwright's launch: the process started ahead if it is the very same launch, else a new one. */
 function answerLaunch(command: string, args: readonly string[], options: SpawnOptions, start: BrowserStart): ChildProcess {
   const current = run;
-  if (!current || current.recorded) return start(command, args, options);
+  if (!current) return start(command, args, options);
+  if (current.recorded) return startPrepared(command, args, options, start, current);
   current.recorded = true;
   // Another environment (a licence key for the keyed build) cannot be started ahead without it on disk.
   const ownEnv = options.env === process.env;
@@ -162,6 +164,7 @@ function answerLaunch(command: string, args: readonly string[], options: SpawnOp
       // The profile Playwright made for this launch stays empty: the adopted browser has its own.
       removeThrowawayDirs([throwawayProfileOf(args)].filter((dir) => dir !== undefined));
       current.report = { state: 'adopted' };
+      if (current.profile) noteLaunchProfile(ahead.child, args, current.profile);
       current.firstPage?.adopted();
       current.log.debug('Playwright adopted the browser started ahead');
       return ahead.child;

@@ -86,7 +86,7 @@ export const browserSettings = {
     env: 'STEALTH_PLAYWRIGHT_MCP_BROWSER_PRELAUNCH',
     kind: boolean,
     default: 'true',
-    help: 'Launch the browser while the client handshakes, so the first browser tool finds it ready: over stdio (a start with the same settings as the last one starts Chromium before playwright-core loads, from the command line recorded in <runtime-dir>/launch-recipes, on a headless launch with a profile Chromium made before for that launch, kept in <tmp>/stealth-playwright-mcp-profiles-<uid> and made once by a short headless browser of its own at low priority), and over HTTP for a session the warm pool cannot serve (settings of its own, or the pool empty) when --http-prewarm is on; false = launch on the first browser tool',
+    help: 'Launch the browser while the client handshakes, so the first browser tool finds it ready: over stdio (a start with the same settings as the last one starts Chromium before playwright-core loads, from the command line recorded in <runtime-dir>/launch-recipes, on a headless launch with a profile Chromium made before for that launch, kept in <tmp>/stealth-playwright-mcp-profiles-<uid> and made once by a short headless browser of its own at low priority), and over HTTP for a session the warm pool cannot serve (settings of its own, or the pool empty) when --http-prewarm is on, every headless launch seen twice then starting on such a profile too; false = launch on the first browser tool, on a fresh profile',
     section: 'browser',
   }),
   maxDownloadBytes: setting({
