@@ -13,22 +13,22 @@ import { between, keyHoldMs, sleep } from './timing.ts';
 // cannot be done as a person would, the caller runs Playwright's own fill,
 // which also gives the upstream's errors and waits.
 
-// Inputs whose value keys do not spell out (a date field's segments, a colour
-// picker, a slider): Playwright's fill sets them, as the upstream's does.
-const UNTYPED_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range', 'file', 'checkbox', 'radio', 'hidden', 'submit', 'button', 'reset', 'image']);
 // Typing starts with a click; a field the pointer cannot reach by then is filled as the upstream fills it
 // (a loaded machine can take half a second for the click's checks alone).
 const FOCUS_CHECK_MS = 1000;
 
 interface FieldState {
   typed: boolean;
+  /** An input whose value keys do not spell out (a date field's segments, a colour picker, a slider): Playwright's fill sets it, as the upstream's does. */
+  untyped: boolean;
   input: boolean;
   focused: boolean;
   value: string;
 }
 
-// Read in Playwright's utility world: whether keys spell the field's value, whether it has the focus, its text.
+// Read in Playwright's utility world (one round trip; hence the list inline): whether keys spell the field's value, whether it has the focus, its text.
 const FIELD_STATE = (element: Element) => {
+  const UNTYPED_INPUTS = ['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range', 'file', 'checkbox', 'radio', 'hidden', 'submit', 'button', 'reset', 'image'];
   const field = element as HTMLInputElement;
   const tag = element.nodeName;
   const text = tag === 'INPUT' || tag === 'TEXTAREA';
@@ -37,7 +37,8 @@ const FIELD_STATE = (element: Element) => {
   const root = element.getRootNode() as Document | ShadowRoot;
   const focused = (root.activeElement ?? document.activeElement) === element || (editable && element.contains(document.activeElement));
   const value = text ? field.value : (element.textContent ?? '');
-  return JSON.stringify({ typed: (text || editable) && !locked, input: tag === 'INPUT', focused, value });
+  const untyped = tag === 'INPUT' && UNTYPED_INPUTS.includes((field.getAttribute('type') ?? '').trim().toLowerCase());
+  return JSON.stringify({ typed: (text || editable) && !locked, untyped, input: tag === 'INPUT', focused, value });
 };
 
 const fieldState = (field: Locator) => inUtilityWorld<FieldState>(field, FIELD_STATE, PREPARE_MS);
@@ -52,12 +53,6 @@ const fieldState = (field: Locator) => inUtilityWorld<FieldState>(field, FIELD_S
 async function fieldAfterKeys(field: Locator): Promise<FieldState | 'gone' | null> {
   const state = await askInUtilityWorld<FieldState>(field, FIELD_STATE, PREPARE_MS);
   return state === SILENT ? null : (state ?? 'gone');
-}
-
-async function takesKeys(field: Locator): Promise<boolean> {
-  const type = await field.getAttribute('type', { timeout: PREPARE_MS }).catch(() => null);
-  if (!type || !UNTYPED_INPUTS.has(type.trim().toLowerCase())) return true;
-  return (await field.locator('xpath=self::input').count().catch(() => 0)) === 0;
 }
 
 type Click = (field: Locator, options: { timeout: number }) => Promise<unknown>;
@@ -77,9 +72,8 @@ async function focusByClick(field: Locator, click: Click): Promise<FieldState | 
  * humanised click.
  */
 export async function fillLikeAPerson(field: Locator, value: string, click: Click): Promise<boolean> {
-  if (!(await takesKeys(field))) return false;
   const before = await fieldState(field);
-  if (!before?.typed || (await unreachable(field))) return false;
+  if (!before?.typed || before.untyped || (await unreachable(field))) return false;
   const watch = watchForDialog(field.page());
   try {
     // A focus handler's alert holds the click.
