@@ -124,8 +124,11 @@ function makeNextProfile(recipe: SpawnRecipe, key: string, options: { marker: st
       failed(error);
     }
   };
+  // A server that exits mid-copy leaves no half-made spare.
+  const abandonCopy = () => fs.rmSync(partial, { recursive: true, force: true, maxRetries: 3 });
   const spareSoon = () =>
     (copying ??= (async () => {
+      process.once('exit', abandonCopy);
       try {
         if (!needed()) return;
         touch();
@@ -135,6 +138,7 @@ function makeNextProfile(recipe: SpawnRecipe, key: string, options: { marker: st
       } catch (error) {
         failed(error);
       } finally {
+        process.off('exit', abandonCopy);
         copying = undefined;
       }
     })());
