@@ -304,6 +304,18 @@ describe('stdio: Chromium started ahead from the last start\'s command line', ()
         const snapshot = await next.client.callTool({ name: 'browser_snapshot', arguments: {} });
         assert.match(textOf(snapshot), /heading "profile"/);
         assert.equal(templateMakers(next).length, 0, 'no second template for the same launch');
+        if (i === 1) {
+          // A relaunch after browser_close: the first finds the spare taken by the start (the next
+          // is copied as it launches), the second starts on that copy; neither sees the earlier browser's state.
+          const relaunched: (string | null)[] = [];
+          for (let r = 0; r < 2; r++) {
+            await next.client.callTool({ name: 'browser_close', arguments: {} });
+            assert.equal(await titleAfterNavigate(next), 'kept: no cookie, no storage', 'a relaunched browser starts clean');
+            relaunched.push((await localInfo(next.client)).session.launch.profile);
+            assert.ok(await waitFor(() => fs.readdirSync(root).some((name) => name.startsWith('spare-')), 10_000), 'a spare is copied as the browser relaunches');
+          }
+          assert.deepEqual(relaunched, ['fresh', 'prepared']);
+        }
         const root0 = await oneBrowser(next);
         await stop(next);
         assert.ok(await waitFor(() => !isAlive(root0), 5000), 'the browser ends with the server');

@@ -184,7 +184,10 @@ function answerLaunch(command: string, args: readonly string[], options: SpawnOp
       current.log.debug(`cannot keep the launch recipe: ${(error as Error).message}`);
     }
   }
-  return start(command, args, options);
+  // Its own throwaway profile, made by Chromium as it starts.
+  const child = start(command, args, options);
+  if (throwawayProfileOf(args)) noteLaunchProfile(child, args, 'fresh');
+  return child;
 }
 
 /** Once the start is under way, the profile the next start with this recipe takes; at exit at the latest its copy. */
