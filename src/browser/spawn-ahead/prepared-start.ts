@@ -13,9 +13,6 @@ import { throwawayProfileOf, toRecipe } from './spawn-recipe.ts';
 // instead of creating them (~100 ms of its start's CPU), which shortens a
 // pool's refill and the start of a session that finds no warm browser.
 
-/** After a launch, before making the template it lacked (the launch is under way by then). */
-const TEMPLATE_DELAY_MS = 2000;
-
 export type LaunchProfile = 'prepared' | 'fresh';
 
 // By the launch's quiet-runtime token: what a session can name its browser by.
@@ -38,16 +35,18 @@ export function startOnPreparedProfiles(context: Context): void {
 export function startPrepared(command: string, args: readonly string[], options: SpawnOptions, start: BrowserStart, context: Context): ChildProcess {
   const profileDir = throwawayProfileOf(args);
   // Another environment (a licence key for the keyed build) is not one the template's browser could start with.
-  const recipe = profileDir && options.env === process.env ? toRecipe(command, args, { seed: seedOf(args), marker: context.marker }) : undefined;
-  const key = recipe && typeof recipe !== 'string' ? templateKey(recipe) : undefined;
+  const made = profileDir && options.env === process.env ? toRecipe(command, args, { seed: seedOf(args), marker: context.marker }) : undefined;
+  // A string says why the launch has no recipe (a proxy, a CDP port): no template for it.
+  const recipe = typeof made === 'object' ? made : undefined;
+  const key = recipe && templateKey(recipe);
   const profile: LaunchProfile = profileDir && key !== undefined && takeSpare(key, profileDir) ? 'prepared' : 'fresh';
   const child = start(command, args, options);
   // A persistent profile is the user's own: neither.
   if (profileDir) noteLaunchProfile(child, args, profile);
-  if (key === undefined || typeof recipe !== 'object') return child;
+  if (!recipe || key === undefined) return child;
   const next = nextProfile(recipe, key, context);
   if (next.ready()) void next.spareSoon();
-  else if (seen.has(key)) setTimeout(() => void next.prepare(), TEMPLATE_DELAY_MS).unref();
+  else if (seen.has(key)) next.prepareSoon();
   else seen.add(key);
   return child;
 }

@@ -29,6 +29,8 @@ import { QUIET_RUNTIME_SWITCH } from '../quiet-runtime/switch.ts';
 //                    browser of its own, at low priority, after a start;
 //   spare-<key>      a copy of it, taken whole by the next start.
 
+/** After a launch, before making the template it lacked (the launch is under way by then). */
+const TEMPLATE_DELAY_MS = 2000;
 /** The template's browser: started, one page opened in a context of its own, closed. */
 const TEMPLATE_DEADLINE_MS = 20_000;
 /** After killing the template's browser, before removing its profile. */
@@ -81,6 +83,8 @@ export interface NextProfile {
   ready(): boolean;
   /** Makes the template if there is none (a browser of its own, at low priority), then the spare. */
   prepare(): Promise<void>;
+  /** The same, 2 s from now: after a launch, once it is under way. */
+  prepareSoon(): void;
   /** The spare from an existing template, synchronously (~20 ms): for the exit of a short session. */
   spareNow(): void;
   /** The same without blocking the event loop: for a server whose other sessions go on meanwhile. */
@@ -104,7 +108,8 @@ function makeNextProfile(recipe: SpawnRecipe, key: string, options: { marker: st
   const partial = partialOf(spare);
   let making: Promise<void> | undefined;
   let copying: Promise<void> | undefined;
-  const needed = () => isPrivateDir(root) && fs.existsSync(template) && !fs.existsSync(spare);
+  const ready = () => isPrivateDir(root) && fs.existsSync(template);
+  const needed = () => ready() && !fs.existsSync(spare);
   const failed = (error: unknown) => {
     fs.rmSync(partial, { recursive: true, force: true });
     options.log.debug(`no spare profile for the next start: ${(error as Error).message}`);
@@ -142,19 +147,21 @@ function makeNextProfile(recipe: SpawnRecipe, key: string, options: { marker: st
         copying = undefined;
       }
     })());
+  const prepare = () =>
+    (making ??= (async () => {
+      try {
+        ensurePrivateDir(root);
+        removeStale(root);
+        if (!fs.existsSync(template)) await makeTemplate(recipe, template, options);
+        await spareSoon();
+      } catch (error) {
+        options.log.debug(`no profile template: ${(error as Error).message}`);
+      }
+    })());
   return {
-    ready: () => isPrivateDir(root) && fs.existsSync(template),
-    prepare: () =>
-      (making ??= (async () => {
-        try {
-          ensurePrivateDir(root);
-          removeStale(root);
-          if (!fs.existsSync(template)) await makeTemplate(recipe, template, options);
-          await spareSoon();
-        } catch (error) {
-          options.log.debug(`no profile template: ${(error as Error).message}`);
-        }
-      })()),
+    ready,
+    prepare,
+    prepareSoon: () => void setTimeout(() => void prepare(), TEMPLATE_DELAY_MS).unref(),
     spareNow,
     spareSoon,
   };
@@ -187,7 +194,8 @@ async function makeTemplate(recipe: SpawnRecipe, template: string, options: { ma
   }
   for (const handle of [child, ...child.stdio] as ({ unref?(): void } | null)[]) handle?.unref?.();
   const abandon = () => {
-    killProcessGroup(child);
+    // An exited browser's pid may be reused.
+    if (child.exitCode === null && child.signalCode === null) killProcessGroup(child);
     // A SIGKILL takes effect as each process next runs: one still writing into the profile made
     // its removal fail at a server's exit (ENOTEMPTY). The next template removes what is left.
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ABANDON_SETTLE_MS);

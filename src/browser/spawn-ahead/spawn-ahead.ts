@@ -25,8 +25,6 @@ import { fillRecipe, PROFILE_PREFIX, readRecipe, recipeFile, recipeKey, sameLaun
 
 /** How long an unclaimed process may wait for Playwright (a start that failed on the way). */
 const CLAIM_DEADLINE_MS = 60_000;
-/** After a launch, the profile for the next start is made once this one is under way (profile-template.ts). */
-const NEXT_PROFILE_DELAY_MS = 2000;
 /** Recipes kept (one per set of inputs); the oldest go first. */
 const KEPT_RECIPES = 16;
 // Inputs that decide the command line; the rest of the environment reaches
@@ -199,7 +197,7 @@ function prepareNextProfile(current: NonNullable<typeof run>, recipe: SpawnRecip
   // Only a missing template is worth work during the session; copying a spare (~20 ms of disk and
   // CPU) is left to the exit, where nothing waits for it (a client's first call 2 s after tools/list
   // took ~40 ms longer with it here).
-  if (!next.ready()) setTimeout(() => void next.prepare(), NEXT_PROFILE_DELAY_MS).unref();
+  if (!next.ready()) next.prepareSoon();
   process.once('exit', () => next.spareNow());
 }
 
