@@ -1,10 +1,12 @@
 import type { Locator } from 'playwright-core';
+import { withDeadline } from '../deadline.ts';
 import { askInUtilityWorld, inUtilityWorld, SILENT } from '../utility-world.ts';
 import { inputStep, watchForDialog } from './dialog-watch.ts';
 import { plainPress, typeLikeAPerson } from './keys.ts';
 import { PREPARE_MS } from './pointer.ts';
 import { unreachable } from './reach.ts';
-import { between, keyHoldMs, sleep } from './timing.ts';
+import { replacementFor } from './replaced-target.ts';
+import { between, keyHoldMs, sleep, STALL_MS } from './timing.ts';
 
 // A text typed into a field as a person types it: a click puts the focus
 // there (a focus the page sees come from the pointer; Playwright's fill calls
@@ -57,12 +59,26 @@ async function fieldAfterKeys(field: Locator): Promise<FieldState | 'gone' | nul
 
 type Click = (field: Locator, options: { timeout: number }) => Promise<unknown>;
 
-/** Clicks the field (the humanised click); true when it has the focus then. */
-async function focusByClick(field: Locator, click: Click): Promise<FieldState | null> {
+interface Focused {
+  state: FieldState;
+  /** The field the keys go to: the ref's own, or the one the page put in its place as it took the focus. */
+  field: Locator;
+}
+
+/** Clicks the field (the humanised click); the field that has the focus then, if it is this one. */
+async function focusByClick(field: Locator, click: Click): Promise<Focused | null> {
   if (!(await click(field, { timeout: FOCUS_CHECK_MS }).then(() => true, () => false))) return null;
-  const clicked = await fieldState(field);
+  const clicked = await askInUtilityWorld<FieldState>(field, FIELD_STATE, PREPARE_MS);
   // A click that moved the focus elsewhere (a label, a widget) would send the keys there.
-  return clicked?.focused ? clicked : null;
+  if (clicked && clicked !== SILENT) return clicked.focused ? { state: clicked, field } : null;
+  if (clicked === SILENT) return null;
+  // Gone: a page that swaps the field for a new one as it takes the focus (a component re-rendered
+  // on focus). A person types into what has the focus; Playwright's fill, run instead, would wait
+  // for the element that is gone until its timeout (the upstream's fill focuses it by script and
+  // inserts the text at once, into the new one).
+  const replaced = await withDeadline(replacementFor(field).catch(() => undefined), STALL_MS);
+  const state = replaced && (await fieldState(replaced));
+  return replaced && state?.focused && state.typed ? { state, field: replaced } : null;
 }
 
 /**
@@ -77,9 +93,10 @@ export async function fillLikeAPerson(field: Locator, value: string, click: Clic
   const watch = watchForDialog(field.page());
   try {
     // A focus handler's alert holds the click.
-    const clicked = await focusByClick(field, click);
+    const focused = await focusByClick(field, click);
     if (watch.open) return true;
-    if (!clicked) return false;
+    if (!focused) return false;
+    const { state: clicked, field: target } = focused;
     const keyboard = field.page().keyboard;
     if (clicked.value) {
       await sleep(between(80, 200));
@@ -88,14 +105,14 @@ export async function fillLikeAPerson(field: Locator, value: string, click: Clic
       await sleep(between(60, 160));
       const cleared = await inputStep(watch, () => plainPress(keyboard, 'Backspace', { delay: keyHoldMs() }));
       if (cleared !== 'done') return cleared === 'dialog';
-      const emptied = await fieldAfterKeys(field);
+      const emptied = await fieldAfterKeys(target);
       if (emptied !== 'gone' && emptied?.value !== '') return false;
     }
     await sleep(between(60, 180));
     const typed = await typeLikeAPerson(keyboard, value, watch);
     if (typed !== 'typed') return typed === 'dialog';
     // A page that takes no key (it cancels every keydown) still gets the text, as the upstream's fill sets it.
-    const after = await fieldAfterKeys(field);
+    const after = await fieldAfterKeys(target);
     return after === 'gone' || !!after?.value;
   } finally {
     watch.dispose();
@@ -106,20 +123,23 @@ export async function fillLikeAPerson(field: Locator, value: string, click: Clic
  * Puts the focus where Playwright's pressSequentially puts it, by hand: a
  * field that has the focus keeps it and its caret; another is clicked, and an
  * input's caret goes to the start with Home (Playwright resets an input's
- * selection to its start). False when Playwright's own focus should run
- * instead (a textarea or an editable element with text, whose caret a click
- * would move, a field the pointer cannot reach).
+ * selection to its start). The field that has the focus then (the one the
+ * page put in the ref's place as it took the focus, if it did); null when
+ * Playwright's own focus should run instead (a textarea or an editable
+ * element with text, whose caret a click would move, a field the pointer
+ * cannot reach).
  */
-export async function focusLikeAPerson(field: Locator, click: Click): Promise<boolean> {
+export async function focusLikeAPerson(field: Locator, click: Click): Promise<Locator | null> {
   const before = await fieldState(field);
-  if (!before?.typed) return false;
-  if (before.focused) return true;
-  if ((before.value && !before.input) || (await unreachable(field))) return false;
-  if (!(await focusByClick(field, click))) return false;
+  if (!before?.typed) return null;
+  if (before.focused) return field;
+  if ((before.value && !before.input) || (await unreachable(field))) return null;
+  const focused = await focusByClick(field, click);
+  if (!focused) return null;
   if (before.value) {
     await sleep(between(80, 200));
     await plainPress(field.page().keyboard, 'Home', { delay: keyHoldMs() });
   }
   await sleep(between(60, 180));
-  return true;
+  return focused.field;
 }

@@ -100,8 +100,12 @@ function patchLocator(proto: Proto): void {
   const pressSequentially = proto.pressSequentially!;
   proto.pressSequentially = function (this: Locator, text: string, options: Options = {}) {
     if (!isHumanized(this.page()) || !typable(text) || options.delay !== undefined) return callAsUpstream()(nothing, pressSequentially, this, [text, options]);
-    // Playwright's focus after ours finds the field focused: no event, the caret stays.
-    const before = async () => void (await focusLikeAPerson(this, click).catch(() => false));
+    // Playwright's focus after ours finds the field focused: no event, the caret stays; in the
+    // field that took the ref's place as it took the focus, if the page swapped it.
+    const before = async () => {
+      const focused = await focusLikeAPerson(this, click).catch(() => null);
+      return focused && focused !== this ? { self: focused } : undefined;
+    };
     return callAsUpstream()(before, pressSequentially, this, ['', options], () => typeLikeAPerson(this.page().keyboard, text).then(() => undefined));
   };
   // browser_type's submit: the Enter stays down a moment, in the field typed
