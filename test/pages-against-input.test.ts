@@ -148,6 +148,38 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
     assert.deepEqual(mine, ['1234', 'ab12cd34', 'ab12cd34']);
   });
 
+  test('a read-only field its page makes editable as it takes the focus (a guard against autofill) is typed in, as by a person, where the upstream\'s fill times out; one that stays read-only (a date picker) times out on both, with the upstream\'s error', { timeout: 120_000 }, async (t) => {
+    const play = async (d: Driver) => {
+      await d.go('/readonly-fields');
+      const guarded = await d.call('browser_type', { target: await d.ref('Guarded email'), element: 'Guarded email', text: 'me@example.com' });
+      const picked = await d.call('browser_type', { target: await d.ref('Picked date'), element: 'Picked date', text: '2026-01-01' });
+      const read = await d.call('browser_evaluate', { function: '() => JSON.stringify([...document.querySelectorAll("input")].map((i) => i.value))' });
+      const error = (text: string) => /### Error\n(.*)/.exec(text)?.[1];
+      return { guarded: error(guarded), picked: error(picked), values: JSON.parse(JSON.parse(read.match(/### Result\n(.*)/)![1]!)) as string[] };
+    };
+    const { theirs, mine } = await sideBySide(play);
+    t.diagnostic(`upstream CLI: ${JSON.stringify(theirs)}; ours: ${JSON.stringify(mine)}`);
+    assert.match(theirs.guarded ?? '', /Timeout \d+ms exceeded/);
+    assert.match(theirs.picked ?? '', /Timeout \d+ms exceeded/);
+    assert.deepEqual(theirs.values, ['', '']);
+    assert.equal(mine.guarded, undefined);
+    assert.equal(mine.picked, theirs.picked);
+    assert.deepEqual(mine.values, ['me@example.com', '']);
+  });
+
+  test('a one-time code in six one-character boxes that move the focus on: typed into the first, ours leaves a digit in each, as a person\'s typing does; the upstream\'s fill leaves the first digit only', { timeout: 120_000 }, async (t) => {
+    const play = async (d: Driver) => {
+      await d.go('/code-boxes');
+      const typed = await d.call('browser_type', { target: await d.ref('Digit 1'), element: 'Digit 1', text: '123456' });
+      const read = await d.call('browser_evaluate', { function: '() => JSON.stringify([...document.querySelectorAll("input")].map((i) => i.value))' });
+      return { error: /### Error/.test(typed), values: JSON.parse(JSON.parse(read.match(/### Result\n(.*)/)![1]!)) as string[] };
+    };
+    const { theirs, mine } = await sideBySide(play);
+    t.diagnostic(`upstream CLI: ${JSON.stringify(theirs)}; ours: ${JSON.stringify(mine)}`);
+    assert.deepEqual(theirs, { error: false, values: ['1', '', '', '', '', ''] });
+    assert.deepEqual(mine, { error: false, values: ['1', '2', '3', '4', '5', '6'] });
+  });
+
   test('a button its page re-renders every 250 ms is pressed, where the ref\'s own element went during the pointer\'s way (the upstream CLI alongside)', { timeout: 180_000 }, async (t) => {
     const play = async (d: Driver) => {
       await d.go('/rerendered');

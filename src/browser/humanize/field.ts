@@ -21,6 +21,8 @@ const FOCUS_CHECK_MS = 1000;
 
 interface FieldState {
   typed: boolean;
+  /** A read-only text field, which a page may make editable as it takes the focus (a guard against autofill): a person clicks it and types. */
+  unlocks: boolean;
   /** An input whose value keys do not spell out (a date field's segments, a colour picker, a slider): Playwright's fill sets it, as the upstream's does. */
   untyped: boolean;
   input: boolean;
@@ -40,7 +42,7 @@ const FIELD_STATE = (element: Element) => {
   const focused = (root.activeElement ?? document.activeElement) === element || (editable && element.contains(document.activeElement));
   const value = text ? field.value : (element.textContent ?? '');
   const untyped = tag === 'INPUT' && UNTYPED_INPUTS.includes((field.getAttribute('type') ?? '').trim().toLowerCase());
-  return JSON.stringify({ typed: (text || editable) && !locked, untyped, input: tag === 'INPUT', focused, value });
+  return JSON.stringify({ typed: (text || editable) && !locked, unlocks: text && field.readOnly && !field.disabled, untyped, input: tag === 'INPUT', focused, value });
 };
 
 const fieldState = (field: Locator) => inUtilityWorld<FieldState>(field, FIELD_STATE, PREPARE_MS);
@@ -89,13 +91,14 @@ async function focusByClick(field: Locator, click: Click): Promise<Focused | nul
  */
 export async function fillLikeAPerson(field: Locator, value: string, click: Click): Promise<boolean> {
   const before = await fieldState(field);
-  if (!before?.typed || before.untyped || (await unreachable(field))) return false;
+  if (!before || !(before.typed || before.unlocks) || before.untyped || (await unreachable(field))) return false;
   const watch = watchForDialog(field.page());
   try {
     // A focus handler's alert holds the click.
     const focused = await focusByClick(field, click);
     if (watch.open) return true;
-    if (!focused) return false;
+    // Still read-only after the click: Playwright's fill waits for it to become editable, with the upstream's error.
+    if (!focused?.state.typed) return false;
     const { state: clicked, field: target } = focused;
     const keyboard = field.page().keyboard;
     if (clicked.value) {
