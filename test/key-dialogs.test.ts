@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CALL_BOUND_MS, Driver, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driver.ts';
-import { connect, testEnv, textOf } from './helpers/server.ts';
+import { connect, testEnv, textOf, type Connected } from './helpers/server.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 // Ours types text key by key and wheels an element into view (humanised
@@ -68,6 +68,32 @@ describe('dialogs from a field\'s handlers while typing', () => {
     assert.deepEqual(mineDriver.slow, [], `every call of ours answers within ${CALL_BOUND_MS} ms`);
     assert.equal(mine.shown, theirs.shown);
     assert.equal(mine.shown, 'clicked far below');
+  });
+
+  test('a select whose change handler alerts: humanised, the call answers at once with the dialog; with --humanize=false it times out as the upstream\'s does, within a second of it, and names the dialog (the upstream CLI alongside)', { timeout: 120_000 }, async (t) => {
+    const { output, servers, site } = suite;
+    const [upstream, ours, plain] = await Promise.all([connectUpstream(`${output.path}/upstream-select`), connect(testEnv(`${output.path}/ours-select`)), connect(testEnv(`${output.path}/ours-select-plain`), ['--humanize=false'])]);
+    servers.push(upstream, ours, plain);
+    // One after another: the timings are compared.
+    const select = async (server: Connected) => {
+      const d = new Driver(server.client, site);
+      await d.go('/select-alert');
+      const said = await d.call('browser_select_option', { target: await d.ref('Size'), element: 'Size', values: ['L'] });
+      const ms = d.durations.at(-1)!;
+      const answered = await d.call('browser_handle_dialog', { accept: true });
+      return { ms, error: /### Error/.test(said), dialog: /\["alert" dialog with message "size L"\]|shows an "alert" dialog with message "size L"/.test(said), title: title(answered) };
+    };
+    const theirs = await select(upstream);
+    const minePlain = await select(plain);
+    const mine = await select(ours);
+    t.diagnostic(`upstream CLI: ${JSON.stringify(theirs)}; ours with --humanize=false: ${JSON.stringify(minePlain)}; ours: ${JSON.stringify(mine)}`);
+    assert.equal(theirs.error, true, "the upstream's call waits for the select, which the dialog holds, until it times out");
+    assert.deepEqual({ error: minePlain.error, dialog: minePlain.dialog }, { error: true, dialog: true });
+    // It used to wait 3 s more, probing the page the dialog held.
+    assert.ok(minePlain.ms <= theirs.ms + 1000, `ours with --humanize=false timed out in ${minePlain.ms} ms, the upstream in ${theirs.ms} ms`);
+    assert.deepEqual({ error: mine.error, dialog: mine.dialog }, { error: false, dialog: true });
+    assert.ok(mine.ms < 5000, `ours answered in ${mine.ms} ms`);
+    for (const result of [theirs, minePlain, mine]) assert.equal(result.title, 'size L', 'the option is chosen once the dialog is answered');
   });
 
   test('browser_press_key on a field that alerts on keydown answers with the dialog, humanised or not (the upstream CLI gives no answer: shown with a 10 s wait)', { timeout: 120_000 }, async (t) => {

@@ -34,6 +34,12 @@ const SECOND_LOOK_MS = 1000;
 // than the upstream's (measured: answered after 0.5-1.5 s, then 500 ms watched
 // and the second look's 1 s deadline, the renderer busy again).
 const BUSY_ANSWER_MS = 250;
+// A dialog holds every page of its renderer until it is answered, and no silent
+// page is closed while one is open (below), so while one is, a short look tells
+// the pages that answer: the full probe only waited on the pages the dialog
+// held (a select whose change handler alerted timed out 3 s after the
+// upstream's, with --humanize=false, the probe waiting on its page).
+const DIALOG_HELD_PROBE_MS = 250;
 
 // A renderer whose main thread never yields (an endless loop in the page)
 // answers no CDP command; asking it to evaluate `0` tells such a page apart.
@@ -156,8 +162,8 @@ export const NO_HUNG_PAGES: HungPages = { closed: [], closing: [], loading: [], 
  * has a tab to go on with once the hung ones are gone.
  */
 export async function closeUnresponsivePages(context: BrowserContext, options: HangCheckOptions & { reopen?: boolean }): Promise<HungPages> {
-  const { probeMs } = options;
   const pages = context.pages().filter((page) => !page.isClosed());
+  const probeMs = pages.some((page) => openDialogOf(page)) ? Math.min(options.probeMs, DIALOG_HELD_PROBE_MS) : options.probeMs;
   // A page already asked to close (by an earlier check, or as a popup past
   // --max-pages) is not probed; one an earlier check asked is not waited for again.
   const already = pages.filter((page) => closeAskedFor(page) === 'unresponsive');

@@ -74,6 +74,7 @@ export const HOSTILE_PAGES: Record<string, string> = {
   // Fields that filter keys: digits only; no key at all; no select-all (its old text cannot go by keys).
   '/readonly-fields': html('Read-only fields', `<input aria-label="Guarded email" readonly onfocus="this.removeAttribute('readonly')"><input aria-label="Picked date" readonly onclick="document.title = 'calendar open'">`),
   '/code-boxes': html('One-time code', [1, 2, 3, 4, 5, 6].map((i) => `<input aria-label="Digit ${i}" maxlength="1" size="1" oninput="if (this.value && this.nextElementSibling) this.nextElementSibling.focus()">`).join('')),
+  '/select-alert': html('Alert on change', `<select aria-label="Size" onchange="alert('size ' + this.value); document.title = 'size ' + this.value"><option>S</option><option>M</option><option>L</option></select>`),
   '/key-filters': html('Key filters', `<input aria-label="Digits only" onkeydown="if (event.key.length === 1 && !/\\d/.test(event.key)) event.preventDefault()"><input aria-label="No keys" onkeydown="event.preventDefault()"><input aria-label="No select-all" value="old text" onkeydown="if (event.ctrlKey || event.metaKey) event.preventDefault()">`),
   // A title of two million characters, past the default --max-result-chars.
   '/title-huge': html('x', `${button('Under a huge title', "document.title = 'Huge title clicked'")}<script>document.title = 'T'.repeat(2e6)</script>`),
