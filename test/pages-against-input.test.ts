@@ -180,6 +180,20 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
     assert.deepEqual(mine, { error: false, values: ['1', '2', '3', '4', '5', '6'] });
   });
 
+  test('a sortable that starts a drag only once the press is held (250 ms, dnd-kit\'s delay): ours moves the card along a way of many moves, as a hand does; the upstream\'s drag, pressed and moved in the same instant, is not one', { timeout: 120_000 }, async (t) => {
+    const play = async (d: Driver) => {
+      await d.go('/hold-to-drag');
+      const dragged = await d.call('browser_drag', { startElement: 'Card', startTarget: await d.ref('Card'), endElement: 'Done', endTarget: await d.ref('Done') });
+      return { error: /### Error/.test(dragged), title: titleOf(dragged) };
+    };
+    const { theirs, mine } = await sideBySide(play);
+    t.diagnostic(`upstream CLI: ${JSON.stringify(theirs)}; ours: ${JSON.stringify(mine)}`);
+    assert.deepEqual(theirs, { error: false, title: 'not a drag: moved before 250 ms' });
+    assert.equal(mine.error, false);
+    const moves = Number(/^moved to Done after (\d+) moves$/.exec(mine.title ?? '')?.[1]);
+    assert.ok(moves >= 8, `ours: ${mine.title}`);
+  });
+
   test('a button its page re-renders every 250 ms is pressed, where the ref\'s own element went during the pointer\'s way (the upstream CLI alongside)', { timeout: 180_000 }, async (t) => {
     const play = async (d: Driver) => {
       await d.go('/rerendered');

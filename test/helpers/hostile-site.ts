@@ -75,6 +75,26 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/readonly-fields': html('Read-only fields', `<input aria-label="Guarded email" readonly onfocus="this.removeAttribute('readonly')"><input aria-label="Picked date" readonly onclick="document.title = 'calendar open'">`),
   '/code-boxes': html('One-time code', [1, 2, 3, 4, 5, 6].map((i) => `<input aria-label="Digit ${i}" maxlength="1" size="1" oninput="if (this.value && this.nextElementSibling) this.nextElementSibling.focus()">`).join('')),
   '/select-alert': html('Alert on change', `<select aria-label="Size" onchange="alert('size ' + this.value); document.title = 'size ' + this.value"><option>S</option><option>M</option><option>L</option></select>`),
+  '/hold-to-drag': html(
+    'Board',
+    `<div role="button" aria-label="Card" style="position:absolute;left:30px;top:60px;width:90px;height:40px;background:#9f9">Card</div><div role="region" aria-label="Done" style="position:absolute;left:380px;top:260px;width:160px;height:120px;background:#eee">Done</div>
+<script>
+  // A sortable's hold-to-drag (dnd-kit's delay constraint): a drag starts once the press has been held 250 ms; a press that moves more than 5 px before is not one.
+  const card = document.querySelector('[aria-label=Card]');
+  let start = null, active = false, timer, moves = 0;
+  card.addEventListener('pointerdown', (e) => { start = { x: e.clientX, y: e.clientY }; moves = 0; timer = setTimeout(() => (active = true), 250); });
+  addEventListener('pointermove', (e) => {
+    if (!start) return;
+    if (active) moves++;
+    else if (Math.hypot(e.clientX - start.x, e.clientY - start.y) > 5) { clearTimeout(timer); start = null; document.title = 'not a drag: moved before 250 ms'; }
+  });
+  addEventListener('pointerup', (e) => {
+    clearTimeout(timer);
+    if (active) { const t = document.querySelector('[aria-label=Done]').getBoundingClientRect(); document.title = (e.clientX > t.left && e.clientX < t.right && e.clientY > t.top && e.clientY < t.bottom ? 'moved to Done' : 'dropped elsewhere') + ' after ' + moves + ' moves'; }
+    active = false; start = null;
+  });
+</script>`,
+  ),
   '/key-filters': html('Key filters', `<input aria-label="Digits only" onkeydown="if (event.key.length === 1 && !/\\d/.test(event.key)) event.preventDefault()"><input aria-label="No keys" onkeydown="event.preventDefault()"><input aria-label="No select-all" value="old text" onkeydown="if (event.ctrlKey || event.metaKey) event.preventDefault()">`),
   // A title of two million characters, past the default --max-result-chars.
   '/title-huge': html('x', `${button('Under a huge title', "document.title = 'Huge title clicked'")}<script>document.title = 'T'.repeat(2e6)</script>`),

@@ -4,6 +4,7 @@ import { withDeadline } from '../deadline.ts';
 import { releasePointerLock } from '../pointer-lock.ts';
 import { humanizeContext, isHumanized } from './enabled.ts';
 import { checkLikeAPerson } from './check.ts';
+import { dragLikeAPerson } from './drag.ts';
 import { fillLikeAPerson, focusLikeAPerson } from './field.ts';
 import { heldPress, keepPlainKeyboard, nothing, pageOf, typeLikeAPerson } from './keys.ts';
 import { heldByDialog, raisesDialogsOnInput, untilDialog } from './dialog-watch.ts';
@@ -74,7 +75,11 @@ function patchLocator(proto: Proto): void {
       if (lock === 'silent') return;
       const source = await approach(this).catch(() => undefined);
       if (heldByDialog(this.page())) return { result: undefined };
-      if (source) argv[1] = { ...options, sourcePosition: source };
+      if (!source) return;
+      // Pressed, held, carried along a curve and let go as a hand does (drag.ts); else Playwright's drag from the pointer's point.
+      const own = options.trial || options.force || options.targetPosition || options.sourcePosition;
+      if (!own && (await dragLikeAPerson(this, target).catch(() => false))) return { result: undefined };
+      argv[1] = { ...options, sourcePosition: source };
     };
     return callAsUpstream()(before, dragTo, this, argv);
   };

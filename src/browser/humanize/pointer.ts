@@ -22,6 +22,13 @@ const FOLLOW_MS = 1500;
 type Point = { x: number; y: number };
 type Size = { width: number; height: number };
 
+/** Where humanised input left the page's pointer (page coordinates); undefined before its first move. */
+export const pointerAt = (page: Page): Point | undefined => pointer.get(page);
+/** Records a move made outside approach() (a drag's way). */
+export const pointerMovedTo = (page: Page, point: Point): void => void pointer.set(page, point);
+/** The page's viewport as last measured, else Playwright's. */
+export const viewportOf = (page: Page): Size => viewports.get(page) ?? page.viewportSize() ?? { width: 1280, height: 720 };
+
 function curveBetween(from: Point, to: Point, bendRatio: number): Point[] {
   const distance = Math.hypot(to.x - from.x, to.y - from.y);
   const steps = Math.max(8, Math.min(40, Math.round(distance / 25)));
@@ -99,7 +106,7 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
   const watch = watchForDialog(page);
   const move = async (point: Point) => (await inputStep(watch, () => page.mouse.move(point.x, point.y), STALL_MS)) === 'done';
   try {
-    const viewport = viewports.get(page) ?? page.viewportSize() ?? { width: 1280, height: 720 };
+    const viewport = viewportOf(page);
     const from = pointer.get(page) ?? onPixelGrid({ x: between(0, viewport.width), y: between(viewport.height * 0.6, viewport.height) }, 1);
     if (!pointer.has(page)) {
       // The pointer rests somewhere before it scrolls or travels.
