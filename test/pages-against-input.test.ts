@@ -194,6 +194,22 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
     assert.ok(moves >= 8, `ours: ${mine.title}`);
   });
 
+  test('a drag whose page alerts at the first move with the button down: the call answers with the dialog, and once it is answered the page gets its button up and the next click lands, as after the upstream\'s drag', { timeout: 120_000 }, async (t) => {
+    const play = async (d: Driver) => {
+      await d.go('/drag-alert');
+      const dragged = await d.call('browser_drag', { startElement: 'Card', startTarget: await d.ref('Card'), endElement: 'Done', endTarget: await d.ref('Done') });
+      const dialog = /\["alert" dialog with message "dragging"\]/.test(dragged);
+      await d.call('browser_handle_dialog', { accept: true });
+      await d.click('Press');
+      const read = await d.call('browser_evaluate', { function: '() => presses.join(", ")' });
+      return { dialog, presses: /### Result\n"(.*)"/.exec(read)?.[1] };
+    };
+    const { theirs, mine } = await sideBySide(play);
+    t.diagnostic(`upstream CLI: ${JSON.stringify(theirs)}; ours: ${JSON.stringify(mine)}`);
+    assert.deepEqual(theirs, { dialog: true, presses: 'down 1, up 0, down 1, up 0, click' });
+    assert.deepEqual(mine, theirs);
+  });
+
   test('a button its page re-renders every 250 ms is pressed, where the ref\'s own element went during the pointer\'s way (the upstream CLI alongside)', { timeout: 180_000 }, async (t) => {
     const play = async (d: Driver) => {
       await d.go('/rerendered');

@@ -95,6 +95,17 @@ export const HOSTILE_PAGES: Record<string, string> = {
   });
 </script>`,
   ),
+  '/drag-alert': html(
+    'Drag alert',
+    `<div role="button" aria-label="Card" style="position:absolute;left:30px;top:60px;width:90px;height:40px;background:#9f9">Card</div><div role="region" aria-label="Done" style="position:absolute;left:380px;top:260px;width:160px;height:120px;background:#eee">Done</div><button style="position:absolute;left:30px;top:400px" onclick="presses.push('click')">Press</button>
+<script>
+  window.presses = [];
+  let alerted = false;
+  addEventListener('pointermove', (e) => { if (e.buttons && !alerted) { alerted = true; alert('dragging'); } });
+  addEventListener('pointerdown', (e) => presses.push('down ' + e.buttons));
+  addEventListener('pointerup', (e) => presses.push('up ' + e.buttons));
+</script>`,
+  ),
   '/key-filters': html('Key filters', `<input aria-label="Digits only" onkeydown="if (event.key.length === 1 && !/\\d/.test(event.key)) event.preventDefault()"><input aria-label="No keys" onkeydown="event.preventDefault()"><input aria-label="No select-all" value="old text" onkeydown="if (event.ctrlKey || event.metaKey) event.preventDefault()">`),
   // A title of two million characters, past the default --max-result-chars.
   '/title-huge': html('x', `${button('Under a huge title', "document.title = 'Huge title clicked'")}<script>document.title = 'T'.repeat(2e6)</script>`),

@@ -46,19 +46,33 @@ export async function dragLikeAPerson(source: Locator, target: Locator): Promise
   const drop = from && (await inUtilityWorld<{ x: number; y: number; ratio: number }>(target, DROP_POINT, STALL_MS));
   if (!from || !drop) return false;
   const watch = watchForDialog(page);
+  // The input the page has not taken yet: a dialog holds it until it is answered (Chromium drops
+  // input sent meanwhile), so the release goes after it, without the call waiting: the page then
+  // gets its button up where the hand stopped, as after the upstream's drag.
+  let pending: Promise<unknown> = Promise.resolve();
+  const step = (work: () => Promise<unknown>) => inputStep(watch, () => (pending = work()), STALL_MS);
+  const release = () => void pending.catch(() => {}).then(() => page.mouse.up()).catch(() => {});
   try {
-    const pressed = await inputStep(watch, () => page.mouse.down(), STALL_MS);
-    if (pressed !== 'done') return pressed === 'dialog';
+    if (watch.open) return true;
+    const pressed = await step(() => page.mouse.down());
+    if (pressed !== 'done') {
+      release();
+      // A page that did not take the press (a long task): Playwright's drag, as the upstream's, after the release.
+      return pressed === 'dialog';
+    }
     await sleep(between(...HOLD_MS));
     const to = onPixelGrid(drop, drop.ratio);
     for (const point of pointerPath(from, to, undefined, viewportOf(page)).map((p) => onPixelGrid(p, drop.ratio))) {
       // Let go where the hand is: a dialog or a page that stopped taking moves ends the way there.
-      if ((await inputStep(watch, () => page.mouse.move(point.x, point.y), STALL_MS)) !== 'done') break;
+      if ((await step(() => page.mouse.move(point.x, point.y))) !== 'done') break;
       pointerMovedTo(page, point);
       await sleep(between(8, 20));
     }
-    if (!watch.open) await sleep(between(60, 160));
-    await inputStep(watch, () => page.mouse.up(), STALL_MS);
+    if (watch.open) release();
+    else {
+      await sleep(between(60, 160));
+      await step(() => page.mouse.up());
+    }
     return true;
   } finally {
     watch.dispose();
