@@ -48,13 +48,14 @@ const FIELD_STATE = (element: Element) => {
 const fieldState = (field: Locator) => inUtilityWorld<FieldState>(field, FIELD_STATE, PREPARE_MS);
 
 /**
- * The field as keys left it: 'gone' when its element is no longer there (a
- * page that re-renders a field as it is typed in, replacing the element and
- * handing the focus to the new one: the keys went where the focus is, as a
- * person's would, and Playwright's fill would wait for an element that is
- * gone until its timeout); null when the page gave no answer.
+ * The field as a click or keys left it: 'gone' when its element is no longer
+ * there (a page that re-renders a field as it takes the focus or is typed in,
+ * replacing the element and handing the focus to the new one: the keys go
+ * where the focus is, as a person's would, and Playwright's fill would wait
+ * for an element that is gone until its timeout); null when the page gave no
+ * answer.
  */
-async function fieldAfterKeys(field: Locator): Promise<FieldState | 'gone' | null> {
+async function fieldOrGone(field: Locator): Promise<FieldState | 'gone' | null> {
   const state = await askInUtilityWorld<FieldState>(field, FIELD_STATE, PREPARE_MS);
   return state === SILENT ? null : (state ?? 'gone');
 }
@@ -70,10 +71,10 @@ interface Focused {
 /** Clicks the field (the humanised click); the field that has the focus then, if it is this one. */
 async function focusByClick(field: Locator, click: Click): Promise<Focused | null> {
   if (!(await click(field, { timeout: FOCUS_CHECK_MS }).then(() => true, () => false))) return null;
-  const clicked = await askInUtilityWorld<FieldState>(field, FIELD_STATE, PREPARE_MS);
+  const clicked = await fieldOrGone(field);
+  if (clicked === null) return null;
   // A click that moved the focus elsewhere (a label, a widget) would send the keys there.
-  if (clicked && clicked !== SILENT) return clicked.focused ? { state: clicked, field } : null;
-  if (clicked === SILENT) return null;
+  if (clicked !== 'gone') return clicked.focused ? { state: clicked, field } : null;
   // Gone: a page that swaps the field for a new one as it takes the focus (a component re-rendered
   // on focus). A person types into what has the focus; Playwright's fill, run instead, would wait
   // for the element that is gone until its timeout (the upstream's fill focuses it by script and
@@ -108,14 +109,14 @@ export async function fillLikeAPerson(field: Locator, value: string, click: Clic
       await sleep(between(60, 160));
       const cleared = await inputStep(watch, () => plainPress(keyboard, 'Backspace', { delay: keyHoldMs() }));
       if (cleared !== 'done') return cleared === 'dialog';
-      const emptied = await fieldAfterKeys(target);
+      const emptied = await fieldOrGone(target);
       if (emptied !== 'gone' && emptied?.value !== '') return false;
     }
     await sleep(between(60, 180));
     const typed = await typeLikeAPerson(keyboard, value, watch);
     if (typed !== 'typed') return typed === 'dialog';
     // A page that takes no key (it cancels every keydown) still gets the text, as the upstream's fill sets it.
-    const after = await fieldAfterKeys(target);
+    const after = await fieldOrGone(target);
     return after === 'gone' || !!after?.value;
   } finally {
     watch.dispose();
