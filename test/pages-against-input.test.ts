@@ -148,6 +148,24 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
     assert.deepEqual(mine, ['1234', 'ab12cd34', 'ab12cd34']);
   });
 
+  test('a text that is no number, typed into a number field: the upstream\'s error at once, the field untouched on both; a number is typed', { timeout: 120_000 }, async (t) => {
+    const play = async (d: Driver) => {
+      await d.go('/number-field');
+      const refused = await d.call('browser_type', { target: await d.ref('Amount'), element: 'Amount', text: 'twelve' });
+      const seen = await d.call('browser_evaluate', { function: '() => document.querySelector("input").dataset.seen ?? "nothing"' });
+      await d.call('browser_type', { target: await d.ref('Amount'), element: 'Amount', text: '12.5' });
+      const value = await d.call('browser_evaluate', { function: '() => document.querySelector("input").value' });
+      return { refused: /### Error\n(.*)/.exec(refused)?.[1], seen: /### Result\n(.*)/.exec(seen)?.[1], value: /### Result\n(.*)/.exec(value)?.[1] };
+    };
+    const { theirs, mine } = await sideBySide(play);
+    t.diagnostic(`upstream CLI: ${JSON.stringify(theirs)}; ours: ${JSON.stringify(mine)}`);
+    assert.match(theirs.refused ?? '', /Cannot type text into input\[type=number\]/);
+    assert.deepEqual({ ...mine, value: undefined }, { ...theirs, value: undefined });
+    assert.equal(theirs.seen, '"nothing"');
+    assert.equal(theirs.value, '"12.5"');
+    assert.equal(mine.value, '"12.5"');
+  });
+
   test('a read-only field its page makes editable as it takes the focus (a guard against autofill) is typed in, as by a person, where the upstream\'s fill times out; one that stays read-only (a date picker) times out on both, with the upstream\'s error', { timeout: 120_000 }, async (t) => {
     const play = async (d: Driver) => {
       await d.go('/readonly-fields');

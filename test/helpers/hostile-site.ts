@@ -107,6 +107,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
 </script>`,
   ),
   '/key-filters': html('Key filters', `<input aria-label="Digits only" onkeydown="if (event.key.length === 1 && !/\\d/.test(event.key)) event.preventDefault()"><input aria-label="No keys" onkeydown="event.preventDefault()"><input aria-label="No select-all" value="old text" onkeydown="if (event.ctrlKey || event.metaKey) event.preventDefault()">`),
+  // A number field that records what reached it (focus, pointer presses).
+  '/number-field': html('Number field', `<input type="number" aria-label="Amount" onfocus="this.dataset.seen = (this.dataset.seen ?? '') + 'focus '" onpointerdown="this.dataset.seen = (this.dataset.seen ?? '') + 'press '">`),
   // A title of two million characters, past the default --max-result-chars.
   '/title-huge': html('x', `${button('Under a huge title', "document.title = 'Huge title clicked'")}<script>document.title = 'T'.repeat(2e6)</script>`),
   '/spin-frame': html('Spinning', `<p>frame text</p>${button('Frame button', "this.textContent = 'frame clicked'")}<script>setTimeout(() => { for (;;) {} }, 1500)</script>`),

@@ -25,6 +25,8 @@ interface FieldState {
   unlocks: boolean;
   /** An input whose value keys do not spell out (a date field's segments, a colour picker, a slider): Playwright's fill sets it, as the upstream's does. */
   untyped: boolean;
+  /** A number field: Playwright's fill refuses a text that is not a number at once, before any focus (the upstream's error). */
+  number: boolean;
   input: boolean;
   focused: boolean;
   value: string;
@@ -41,8 +43,9 @@ const FIELD_STATE = (element: Element) => {
   const root = element.getRootNode() as Document | ShadowRoot;
   const focused = (root.activeElement ?? document.activeElement) === element || (editable && element.contains(document.activeElement));
   const value = text ? field.value : (element.textContent ?? '');
-  const untyped = tag === 'INPUT' && UNTYPED_INPUTS.includes((field.getAttribute('type') ?? '').trim().toLowerCase());
-  return JSON.stringify({ typed: (text || editable) && !locked, unlocks: text && field.readOnly && !field.disabled, untyped, input: tag === 'INPUT', focused, value });
+  const type = tag === 'INPUT' ? (field.getAttribute('type') ?? '').trim().toLowerCase() : '';
+  const untyped = UNTYPED_INPUTS.includes(type);
+  return JSON.stringify({ typed: (text || editable) && !locked, unlocks: text && field.readOnly && !field.disabled, untyped, number: type === 'number', input: tag === 'INPUT', focused, value });
 };
 
 const fieldState = (field: Locator) => inUtilityWorld<FieldState>(field, FIELD_STATE, PREPARE_MS);
@@ -92,7 +95,9 @@ async function focusByClick(field: Locator, click: Click): Promise<Focused | nul
  */
 export async function fillLikeAPerson(field: Locator, value: string, click: Click): Promise<boolean> {
   const before = await fieldState(field);
-  if (!before || !(before.typed || before.unlocks) || before.untyped || (await unreachable(field))) return false;
+  // Not a number for a number field: Playwright's fill throws the upstream's error before touching it; a click first would only delay that.
+  const notANumber = before?.number && Number.isNaN(Number(value.trim()));
+  if (!before || !(before.typed || before.unlocks) || before.untyped || notANumber || (await unreachable(field))) return false;
   const watch = watchForDialog(field.page());
   try {
     // A focus handler's alert holds the click.
