@@ -59,10 +59,27 @@ export function vendorViewport(ctx: SwitchContext): { width: number; height: num
 // desktop shows. A stealth build reports the screen of its fingerprint: that
 // is left to it.
 const VENDOR_SCREEN = { width: 1920, height: 1080 };
+// A viewport the user set (`--viewport-size 1280x800`) gets the smallest common desktop screen
+// that holds it with the bars around the vendor's viewport (133 px: the window's and a taskbar's).
+const WINDOW_BARS = VENDOR_SCREEN.height - 947;
+const DESKTOP_SCREENS: [number, number][] = [[1366, 768], [1440, 900], [1536, 864], [1600, 900], [1680, 1050], [1920, 1080], [1920, 1200], [2560, 1440], [3840, 2160]];
 
-/** The screen that goes with the vendor's fixed viewport on a stock Chromium, when the user set none. */
-export function vendorScreen(ctx: SwitchContext, screenSet: boolean): { width: number; height: number } | undefined {
-  return !screenSet && ctx.buildVersion === null && vendorViewport(ctx) ? VENDOR_SCREEN : undefined;
+interface Size {
+  width: number;
+  height: number;
+}
+
+/**
+ * The screen that goes with the page's viewport on a stock Chromium, when the user set no screen:
+ * the vendor's behind its fixed viewport, a desktop's behind a viewport the user set (none for a
+ * viewport larger than any: Playwright's screen of the viewport's size then).
+ */
+export function vendorScreen(ctx: SwitchContext, screenSet: boolean, usersViewport?: Size | null): Size | undefined {
+  if (screenSet || ctx.buildVersion !== null) return undefined;
+  if (!ctx.viewportSet) return vendorViewport(ctx) ? VENDOR_SCREEN : undefined;
+  if (!usersViewport) return undefined;
+  const fits = DESKTOP_SCREENS.find(([width, height]) => width >= usersViewport.width && height >= usersViewport.height + WINDOW_BARS);
+  return fits && { width: fits[0], height: fits[1] };
 }
 
 /** `--fingerprint-windows-font-metrics` needs MediaRouter among the enabled features (vendor args.ts). */
