@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { useTempDir } from './helpers/fixtures.ts';
 import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
-import { normalise } from './helpers/side-by-side.ts';
+import { normalise, refIn } from './helpers/side-by-side.ts';
 import { connectUpstream } from './helpers/upstream-cli.ts';
 
 // The situations the upstream's own MCP tests put its tools in (Playwright's
@@ -219,7 +219,7 @@ describe('the upstream\'s own test situations, side by side with the upstream CL
       if (tool === 'browser_snapshot') snapshot = textOf(result);
       return `${tool} error=${!!result.isError}\n${normalise(textOf(result), site, dir)}`;
     };
-    const ref: Ref = (label) => snapshot.match(new RegExp(`${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^\n]*\\[ref=([a-z0-9]+)\\]`))?.[1] ?? `missing:${label}`;
+    const ref: Ref = (label) => refIn(snapshot, label);
     return scenario.play(call, ref, url, dir);
   };
 

@@ -81,8 +81,7 @@ export function launchPlan(config: Config, upstream: UpstreamConfig, binary: Bro
   const hintedAgent = ownUserAgent ?? (restContext.userAgent === undefined && stock ? switchedUserAgent : undefined);
   // The upstream's own default on the playwright engine; the vendor's on the stealth engine.
   const viewport = restContext.viewport !== undefined ? restContext.viewport : stealthEngine ? vendorViewport(switchContext) : headed ? null : { width: 1280, height: 720 };
-  // A mobile page (isMobile without a device's screen) keeps Playwright's screen of its viewport: a desktop's would not fit it.
-  const screen = stealthEngine && !restContext.isMobile ? vendorScreen(switchContext, restContext.screen !== undefined, restContext.viewport) : undefined;
+  const screen = stealthEngine ? vendorScreen(switchContext, { screenSet: restContext.screen !== undefined, viewport: restContext.viewport, mobile: restContext.isMobile }) : undefined;
   if (!userArgs.some((a) => a.startsWith('--disable-blink-features'))) userArgs.push(AUTOMATION_CONTROLLED_OFF);
   const quietRuntime = stealthEngine && config.quietRuntime;
   const ignoreDefaultArgs =

@@ -46,11 +46,19 @@ export const STEALTH_SWITCHES: SwitchRule[] = [
   },
 ];
 
+interface Size {
+  width: number;
+  height: number;
+}
+
+// The vendor's fixed headless viewport: a maximized window's on its 1920×1080 screen.
+const VENDOR_VIEWPORT: Size = { width: 1920, height: 947 };
+
 /** The vendor's viewport when the user set none: null (the window) or its fixed headless size on older builds. */
-export function vendorViewport(ctx: SwitchContext): { width: number; height: number } | null | undefined {
+export function vendorViewport(ctx: SwitchContext): Size | null | undefined {
   if (ctx.viewportSet) return undefined;
   if (ctx.headed || atLeast(ctx, MAXIMIZED_MIN_VERSION)) return null;
-  return { width: 1920, height: 947 };
+  return { ...VENDOR_VIEWPORT };
 }
 
 // The fixed viewport is a maximized window's on a 1920×1080 screen. Playwright
@@ -58,26 +66,31 @@ export function vendorViewport(ctx: SwitchContext): { width: number; height: num
 // viewport plus the browser's own bars) taller than its screen, which no
 // desktop shows. A stealth build reports the screen of its fingerprint: that
 // is left to it.
-const VENDOR_SCREEN = { width: 1920, height: 1080 };
+const VENDOR_SCREEN: Size = { width: 1920, height: 1080 };
 // A viewport the user set (`--viewport-size 1280x800`) gets the smallest common desktop screen
 // that holds it with the bars around the vendor's viewport (133 px: the window's and a taskbar's).
-const WINDOW_BARS = VENDOR_SCREEN.height - 947;
+const WINDOW_BARS = VENDOR_SCREEN.height - VENDOR_VIEWPORT.height;
 const DESKTOP_SCREENS: [number, number][] = [[1366, 768], [1440, 900], [1536, 864], [1600, 900], [1680, 1050], [1920, 1080], [1920, 1200], [2560, 1440], [3840, 2160]];
 
-interface Size {
-  width: number;
-  height: number;
+interface UsersPage {
+  /** The user set a screen (a device, the config file). */
+  screenSet: boolean;
+  /** The viewport the user set, if any (null: the window). */
+  viewport?: Size | null;
+  /** A mobile context (isMobile): a desktop's screen would not fit it. */
+  mobile?: boolean;
 }
 
 /**
  * The screen that goes with the page's viewport on a stock Chromium, when the user set no screen:
- * the vendor's behind its fixed viewport, a desktop's behind a viewport the user set (none for a
- * viewport larger than any: Playwright's screen of the viewport's size then).
+ * the vendor's behind its fixed viewport, a desktop's behind a desktop viewport the user set (none
+ * for a viewport larger than any, nor for a mobile one: Playwright's screen of the viewport's size then).
  */
-export function vendorScreen(ctx: SwitchContext, screenSet: boolean, usersViewport?: Size | null): Size | undefined {
-  if (screenSet || ctx.buildVersion !== null) return undefined;
+export function vendorScreen(ctx: SwitchContext, page: UsersPage): Size | undefined {
+  if (page.screenSet || ctx.buildVersion !== null) return undefined;
   if (!ctx.viewportSet) return vendorViewport(ctx) ? VENDOR_SCREEN : undefined;
-  if (!usersViewport) return undefined;
+  const usersViewport = page.viewport;
+  if (!usersViewport || page.mobile) return undefined;
   const fits = DESKTOP_SCREENS.find(([width, height]) => width >= usersViewport.width && height >= usersViewport.height + WINDOW_BARS);
   return fits && { width: fits[0], height: fits[1] };
 }

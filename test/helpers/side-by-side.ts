@@ -19,11 +19,16 @@ export function normalise(text: string, site: string, dir: string): string {
     .replace(/- Console: \d+ errors, \d+ warnings\n/g, '');
 }
 
+/** The ref of the element a snapshot lists with this role and name (`button "Submit"`); `missing:<label>` when it lists none. */
+export function refIn(snapshot: string, label: string): string {
+  return snapshot.match(new RegExp(`${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^\n]*\\[ref=([a-z0-9]+)\\]`))?.[1] ?? `missing:${label}`;
+}
+
 /** Runs the steps in order; a step's target refs come from the last snapshot (or navigate) result. */
 export async function runSteps(client: Client, steps: Step[], site: string, dir: string): Promise<string[]> {
   const out: string[] = [];
   let snapshot = '';
-  const ref: Ref = (label) => snapshot.match(new RegExp(`${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^\n]*\\[ref=([a-z0-9]+)\\]`))?.[1] ?? `missing:${label}`;
+  const ref: Ref = (label) => refIn(snapshot, label);
   for (const [tool, args] of steps) {
     const result = await client.callTool({ name: tool, arguments: args(site, dir, ref) });
     const text = textOf(result);
