@@ -212,6 +212,19 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
     assert.ok(moves >= 8, `ours: ${mine.title}`);
   });
 
+  test('a drag whose card takes its press only after a long task (1.5 s in its pointerdown handler) is still a drag: pressed once, let go on the target, no click on the card (the upstream CLI alongside)', { timeout: 120_000 }, async (t) => {
+    const play = async (d: Driver) => {
+      await d.go('/busy-press');
+      const dragged = await d.call('browser_drag', { startElement: 'Card', startTarget: await d.ref('Card'), endElement: 'Done', endTarget: await d.ref('Done') });
+      const read = await d.call('browser_evaluate', { function: '() => seen.join(", ")' });
+      return { error: /### Error/.test(dragged), seen: /### Result\n"(.*)"/.exec(read)?.[1] };
+    };
+    const { theirs, mine } = await sideBySide(play);
+    t.diagnostic(`upstream CLI: ${JSON.stringify(theirs)}; ours: ${JSON.stringify(mine)}`);
+    assert.deepEqual(theirs, { error: false, seen: 'down, up on Done' });
+    assert.deepEqual(mine, theirs);
+  });
+
   test('a drag whose page alerts at the first move with the button down: the call answers with the dialog, and once it is answered the page gets its button up and the next click lands, as after the upstream\'s drag', { timeout: 120_000 }, async (t) => {
     const play = async (d: Driver) => {
       await d.go('/drag-alert');

@@ -95,6 +95,23 @@ export const HOSTILE_PAGES: Record<string, string> = {
   });
 </script>`,
   ),
+  // A card whose first press runs a long task (1.5 s) before the page takes it; it records presses and clicks, and a drop on Done.
+  '/busy-press': html(
+    'Busy press',
+    `<div role="button" aria-label="Card" style="position:absolute;left:30px;top:60px;width:90px;height:40px;background:#9f9">Card</div><div role="region" aria-label="Done" style="position:absolute;left:380px;top:260px;width:160px;height:120px;background:#eee">Done</div>
+<script>
+  window.seen = [];
+  const card = document.querySelector('[aria-label=Card]');
+  let busy = true, held = false;
+  card.addEventListener('pointerdown', () => { seen.push('down'); held = true; if (busy) { busy = false; const end = Date.now() + 1500; while (Date.now() < end); } });
+  card.addEventListener('click', () => seen.push('click'));
+  addEventListener('pointerup', (e) => {
+    const t = document.querySelector('[aria-label=Done]').getBoundingClientRect();
+    seen.push(held && e.clientX > t.left && e.clientX < t.right && e.clientY > t.top && e.clientY < t.bottom ? 'up on Done' : 'up elsewhere');
+    held = false;
+  });
+</script>`,
+  ),
   '/drag-alert': html(
     'Drag alert',
     `<div role="button" aria-label="Card" style="position:absolute;left:30px;top:60px;width:90px;height:40px;background:#9f9">Card</div><div role="region" aria-label="Done" style="position:absolute;left:380px;top:260px;width:160px;height:120px;background:#eee">Done</div><button style="position:absolute;left:30px;top:400px" onclick="presses.push('click')">Press</button>

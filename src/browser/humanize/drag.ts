@@ -18,6 +18,8 @@ import { between, sleep, STALL_MS } from './timing.ts';
 
 /** A press this long before the hand moves: above the 250 ms a sortable's hold-to-drag commonly asks. */
 const HOLD_MS = [300, 450] as const;
+/** How much longer a press the page is slow to take (a long task in its pointerdown handler) is waited for. */
+const PRESS_WAIT_MS = 2000;
 
 // Read in Playwright's utility world: a point inside the target where a hit test finds it, or null.
 const DROP_POINT = (element: Element) => {
@@ -54,10 +56,12 @@ export async function dragLikeAPerson(source: Locator, target: Locator): Promise
   const release = () => void pending.catch(() => {}).then(() => page.mouse.up()).catch(() => {});
   try {
     if (watch.open) return true;
-    const pressed = await step(() => page.mouse.down());
+    let pressed = await step(() => page.mouse.down());
+    // A press the page takes late is still the drag's: released where it was pressed, it would be a click on the source.
+    if (pressed === 'stalled') pressed = await inputStep(watch, () => pending, PRESS_WAIT_MS);
     if (pressed !== 'done') {
       release();
-      // A page that did not take the press (a long task): Playwright's drag, as the upstream's, after the release.
+      // A page that did not take the press (busy for seconds): Playwright's drag, as the upstream's, after the release.
       return pressed === 'dialog';
     }
     await sleep(between(...HOLD_MS));
