@@ -10,18 +10,15 @@ import {
   ToolListChangedNotificationSchema,
   type Client,
 } from '../mcp-sdk.ts';
-import { bundleCodeCacheReady } from '../bundle-code-cache.ts';
 import { callEnded, callStarted } from '../idle-gc.ts';
 import { CallsInFlight } from './calls-in-flight.ts';
 import { IdleBrowserClose } from './idle-browser-close.ts';
 import type { SessionBrowser } from '../browser/session-browser.ts';
 import type { Config } from '../config/settings.ts';
-import { callDeadlineMs, currentTabCheckMs, forwardToolCall } from './forward-call.ts';
 import { localTools } from './local-tools/index.ts';
 import { toolLabel } from './tool-label.ts';
 import { jsonResult, type SessionFacts } from './local-tools/local-tool.ts';
-import { isInputTool, NAVIGATION_TOOLS, refusal, unsafeCodeAllowed, USER_SCRIPT_TOOLS, visibleUpstreamTools } from './tool-policy.ts';
-import { userCodeOf } from './user-code.ts';
+import { refusal, unsafeCodeAllowed, visibleUpstreamTools } from './tool-policy.ts';
 import { SERVER_INFO, SERVER_OPTIONS } from './server-identity.ts';
 import type { Activity } from './activity.ts';
 import { observeToolCall } from '../metrics/metrics.ts';
@@ -34,12 +31,9 @@ import { capResult } from './result-cap.ts';
 import { resultRedaction } from './result-redact.ts';
 import { connectUpstream } from './upstream-link.ts';
 import { HangWatch } from './hang-watch.ts';
-import { withStuckScriptsStopped } from './stuck-script-watch.ts';
-import { CRASH_NOTE, CRASHED, textOf, TIMED_OUT, withNote } from './result-notes.ts';
-import { retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation } from './call-retries.ts';
+import { textOf } from './result-notes.ts';
 import { ANNOTATE_TOOL, beforeAnnotate } from './annotate-call.ts';
-
-type ToolCallParams = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
+import { guardedCall, type CallExtra, type GuardedCallSession, type ToolCallParams } from './guarded-call.ts';
 
 export interface SessionOptions extends LaunchInputs {
   /** HTTP: the warm pool, for stealth_bridge_info. */
@@ -181,7 +175,7 @@ export class BridgeSession {
     return [...visibleUpstreamTools(tools, unsafeCodeAllowed(this.#config)), ...[...localTools.values()].map((t) => t.schema)];
   }
 
-  async #callTool(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]) {
+  async #callTool(params: ToolCallParams, extra: CallExtra) {
     const started = performance.now();
     callStarted();
     this.#calls.started();
@@ -218,66 +212,26 @@ export class BridgeSession {
     return result;
   }
 
-  async #dispatch(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2]): Promise<CallToolResult> {
+  async #dispatch(params: ToolCallParams, extra: CallExtra): Promise<CallToolResult> {
     const local = localTools.get(params.name);
     if (local) return jsonResult(local.run(this.#facts()));
     const refused = refusal(params.name, { unsafeCodeAllowed: unsafeCodeAllowed(this.#config), outputBytes: this.#outputBytes, outputMaxBytes: this.#ownOutputDir ? this.#config.sessionOutputMaxBytes : undefined });
     if (refused) return refused;
     const unavailable = params.name === ANNOTATE_TOOL && (await this.#listTools()).some((t) => t.name === ANNOTATE_TOOL) ? await beforeAnnotate(this.browser, this.server.getClientVersion()?.name) : undefined;
     if (unavailable) return unavailable;
-    const closedAfterCancel = await this.#hangs.pendingNote();
-    const deadlineMs = callDeadlineMs(params.name, params.arguments, this.#options.upstreamConfig.timeouts?.navigation ?? 60_000);
-    const forward = USER_SCRIPT_TOOLS.has(params.name) ? () => this.#asUserScript(params, () => this.#forward(params, extra, deadlineMs)) : () => this.#forward(params, extra, deadlineMs);
-    const retry = { name: params.name, browser: this.browser, forward, log: this.#options.log, sessionId: this.id };
-    // Only a snapshot cannot make the page log: it may share the last result's console flush.
-    if (params.name !== 'browser_snapshot') this.browser.actionStarts();
-    const sent = { at: performance.now(), browserRan: this.browser.running, closedTabs: this.browser.closedTabs };
-    const inputEnds = isInputTool(params.name) ? await this.browser.inputStarts() : void (await this.browser.otherStarts());
-    const navigation = NAVIGATION_TOOLS.has(params.name) ? await this.browser.navigationStarts() : undefined;
-    let result: CallToolResult;
-    let stuckNote: string | undefined;
-    try {
-      const currentTab = { afterMs: currentTabCheckMs(deadlineMs), run: (callEnded: AbortSignal) => this.#hangs.duringCall(callEnded) };
-      ({ value: result, note: stuckNote } = await withStuckScriptsStopped(this.browser, this.#options.log, this.id, forward(), currentTab, navigation?.stopped));
-      bundleCodeCacheReady();
-      for (const retried of [retryAfterBrowserLoss, retryAfterClosingTab, retryAfterPageNavigation]) if (result.isError && !extra.signal.aborted) result = await retried(result, sent, retry);
-    } finally {
-      inputEnds?.();
-      navigation?.ends();
-    }
-    const closedNow = result.isError && TIMED_OUT.test(textOf(result)) ? await this.#hangs.afterTimeout() : undefined;
-    for (const note of [closedAfterCancel, stuckNote, closedNow]) if (note) result = withNote(result, note);
-    if (result.isError && CRASHED.test(textOf(result))) result = withNote(result, CRASH_NOTE);
-    // In this mode the upstream disposes its backend on browser_close but leaves
-    // the browser up; closing it resets the upstream so the next call relaunches.
-    // Under --shared-browser-context the upstream refuses to close, as do we.
-    if (params.name === 'browser_close' && !this.#options.upstreamConfig.sharedBrowserContext) await this.browser.relaunchNext();
-    return result;
+    return guardedCall(this.#guardedSession, params, extra);
   }
 
-  /** The user's own script keeps Playwright's user gesture, as on the upstream (browser/quiet-runtime/user-gesture.ts). */
-  async #asUserScript(params: ToolCallParams, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-    const ends = this.browser.userScriptStarts(await userCodeOf(params));
-    try {
-      return await run();
-    } finally {
-      ends();
-    }
-  }
-
-  /**
-   * A call the client cancels gets no answer; the page it left may never yield
-   * again. The check starts on the abort itself, before the client's next
-   * request (which may come in the same read) is handled.
-   */
-  async #forward(params: ToolCallParams, extra: Parameters<typeof forwardToolCall>[2], deadlineMs: number): Promise<CallToolResult> {
-    const onCancel = () => this.#hangs.checkInBackground();
-    extra.signal.addEventListener('abort', onCancel, { once: true });
-    try {
-      return await forwardToolCall(this.#requireUpstream(), params, extra, deadlineMs, this.browser.launches);
-    } finally {
-      extra.signal.removeEventListener('abort', onCancel);
-    }
+  get #guardedSession(): GuardedCallSession {
+    return {
+      id: this.id,
+      browser: this.browser,
+      hangs: this.#hangs,
+      log: this.#options.log,
+      upstream: () => this.#requireUpstream(),
+      navigationTimeoutMs: this.#options.upstreamConfig.timeouts?.navigation ?? 60_000,
+      sharedBrowserContext: !!this.#options.upstreamConfig.sharedBrowserContext,
+    };
   }
 
   #facts(): SessionFacts {
