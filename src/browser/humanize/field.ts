@@ -136,11 +136,12 @@ export async function fillLikeAPerson(field: Locator, value: string, click: Clic
  * page put in the ref's place as it took the focus, if it did); null when
  * Playwright's own focus should run instead (a textarea or an editable
  * element with text, whose caret a click would move, a field the pointer
- * cannot reach).
+ * cannot reach, a date, time, colour or range input).
  */
 export async function focusLikeAPerson(field: Locator, click: Click): Promise<Locator | null> {
   const before = await fieldState(field);
-  if (!before?.typed) return null;
+  // A date or time field's click focuses the segment under the pointer, a slider's moves its thumb (and Home then sets its minimum): Playwright's focus, as the upstream's, puts the keys where it does.
+  if (!before?.typed || before.untyped) return null;
   if (before.focused) return field;
   if ((before.value && !before.input) || (await unreachable(field))) return null;
   const focused = await focusByClick(field, click);
