@@ -19,7 +19,8 @@ const PAGES: Record<string, string> = {
   '/network': `<!doctype html><title>Network</title><script>fetch('/api/data').then(r => r.json()).then(d => document.title = 'Network ' + d.n)</script>`,
   '/console': `<!doctype html><title>Console</title><script>console.log('hello log'); console.warn('a warning'); console.error('an error')</script>`,
   // Fields whose value keys do not spell: browser_type slowly focuses them as Playwright does (a click would pick the segment under the pointer, or move the slider).
-  '/when': `<!doctype html><title>When</title><label>Clock <input type="time" id="clock"></label><label>Day <input type="date" id="day"></label><label>Level <input type="range" id="level"></label>`,
+  // Where a click lands decides the slider's value and the caret in the text field.
+  '/when': `<!doctype html><title>When</title><label>Clock <input type="time" id="clock"></label><label>Day <input type="date" id="day"></label><label>Level <input type="range" id="level" value="20"></label><label>Note <input id="note" value="hello world"></label>`,
   '/more': `<!doctype html><title>More</title>
 <label>Name <input id="name" value="Ada"></label>
 <label><input type="checkbox" id="agree" checked> Agree</label>
