@@ -145,6 +145,8 @@ const STEPS: Step[] = [
   ['browser_click', (_s, _d, ref) => ({ element: 'Note', target: ref('textbox "Note"') })],
   ['browser_type', (_s, _d, ref) => ({ element: 'Note', target: ref('textbox "Note"'), text: '!', slowly: true })],
   evaluate('() => [level.value, note.value].join(" ")'),
+  ...Array.from({ length: 4 }, (): Step => ['browser_click', () => ({ element: 'Tag', target: '#chip' })]),
+  evaluate('() => chipLog.join(" ")'),
   ['browser_console_messages', () => ({ level: 'error', all: true })],
 ];
 
@@ -195,9 +197,9 @@ describe('side by side with the upstream CLI, our defaults on: the rest of the t
     assert.deepEqual(own(ours), [true, true]);
   });
 
-  test('the page saw the same actions: drag, drop, raw mouse, wheel, dialogs, offline and routes took effect, slow typing reached a time, a date and a slider as the upstream\'s, a click set a slider and a caret where the upstream\'s does', () => {
+  test('the page saw the same actions: drag, drop, raw mouse, wheel, dialogs, offline and routes took effect, slow typing reached a time, a date and a slider as the upstream\'s, a click set a slider and a caret and opened a chip (not its remove button) where the upstream\'s does', () => {
     const results = (side: string[]) => side.filter((r) => r.startsWith('browser_evaluate')).map((r) => /### Result\n(.*)/.exec(r)?.[1]);
-    assert.deepEqual(results(ours), ['"dropped x"', '"dropped hello"', '"pad 1"', '300', '"offline"', '418', '200', '"abc"', '"2024-01-15 2024-W05 #ff0000 30 42.5 abc SHOUT one\\ntwo Fields"', '1', '2', '"BobAl sent Bob red false"', '"13:45 2024-02-01 20"', '"50 hello world!"']);
+    assert.deepEqual(results(ours), ['"dropped x"', '"dropped hello"', '"pad 1"', '300', '"offline"', '418', '200', '"abc"', '"2024-01-15 2024-W05 #ff0000 30 42.5 abc SHOUT one\\ntwo Fields"', '1', '2', '"BobAl sent Bob red false"', '"13:45 2024-02-01 20"', '"50 hello world!"', '"opened opened opened opened"']);
     assert.deepEqual(results(upstream), results(ours));
   });
 });

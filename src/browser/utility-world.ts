@@ -138,7 +138,7 @@ const SCROLL_AND_MEASURE = (element: Element) => {
     return !!hit && pressed.contains(hit);
   };
   // Where a press lands decides what some elements do: a slider's value, a date field's segment, the
-  // caret in a text field. Those get a point that does what Playwright's press at the middle does.
+  // caret in a text field, the part of an element it falls on. A point that does what Playwright's press at the middle does.
   const input = element.nodeName === 'INPUT' ? (element as HTMLInputElement).type : '';
   const centred = ['range', 'date', 'time', 'datetime-local', 'month', 'week'].includes(input);
   const texty = element.nodeName === 'TEXTAREA' || (element as HTMLElement).isContentEditable || (element.nodeName === 'INPUT' && !centred && !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'color'].includes(input));
@@ -146,10 +146,15 @@ const SCROLL_AND_MEASURE = (element: Element) => {
     const at = texty ? document.caretPositionFromPoint?.(x, y) : null;
     return at ? [at.offsetNode, at.offset] : null;
   };
-  const middleCaret = best && caret((best.left + best.right) / 2, (best.top + best.bottom) / 2);
-  const sameCaret = (x: number, y: number) => {
+  const middle = best && { x: (best.left + best.right) / 2, y: (best.top + best.bottom) / 2 };
+  const middleCaret = middle && caret(middle.x, middle.y);
+  // A control inside the element (a chip's remove button, a row's menu) is pressed only where the middle is one.
+  const controlAt = (x: number, y: number) => root.elementFromPoint(x, y)?.closest('a, button, input, select, textarea, label, summary, [role], [onclick], [tabindex]') ?? null;
+  const middleControl = middle && hits(middle.x, middle.y) ? controlAt(middle.x, middle.y) : null;
+  const likeTheMiddle = (x: number, y: number) => {
     const at = middleCaret && caret(x, y);
-    return !at || (at[0] === middleCaret![0] && at[1] === middleCaret![1]);
+    if (at && (at[0] !== middleCaret![0] || at[1] !== middleCaret![1])) return false;
+    return !middleControl || controlAt(x, y) === middleControl;
   };
   let target: { x: number; y: number } | null = null;
   for (let i = 0; best && !target && i < 12; i++) {
@@ -157,7 +162,7 @@ const SCROLL_AND_MEASURE = (element: Element) => {
     const [fx, fy] = i < 11 ? [centred ? 0.5 : 0.3 + Math.random() * 0.4, 0.3 + Math.random() * 0.4] : [0.5, 0.5];
     const x = Math.round((best.left + (best.right - best.left) * fx) * ratio) / ratio;
     const y = Math.round((best.top + (best.bottom - best.top) * fy) * ratio) / ratio;
-    if (x > best.left && x < best.right && y > best.top && y < best.bottom && hits(x, y) && (i === 11 || sameCaret(x, y))) target = { x, y };
+    if (x > best.left && x < best.right && y > best.top && y < best.bottom && hits(x, y) && (i === 11 || likeTheMiddle(x, y))) target = { x, y };
   }
   // Whether an ancestor (body and html aside) is under the pointer: a menu open on hover, whose way there pathKeepingHover picks.
   let hovered = false;

@@ -19,8 +19,9 @@ const PAGES: Record<string, string> = {
   '/network': `<!doctype html><title>Network</title><script>fetch('/api/data').then(r => r.json()).then(d => document.title = 'Network ' + d.n)</script>`,
   '/console': `<!doctype html><title>Console</title><script>console.log('hello log'); console.warn('a warning'); console.error('an error')</script>`,
   // Fields whose value keys do not spell: browser_type slowly focuses them as Playwright does (a click would pick the segment under the pointer, or move the slider).
-  // Where a click lands decides the slider's value and the caret in the text field.
-  '/when': `<!doctype html><title>When</title><label>Clock <input type="time" id="clock"></label><label>Day <input type="date" id="day"></label><label>Level <input type="range" id="level" value="20"></label><label>Note <input id="note" value="hello world"></label>`,
+  // Where a click lands decides the slider's value, the caret in the text field, and whether a chip opens or its remove button (right of its middle) goes.
+  '/when': `<!doctype html><title>When</title><label>Clock <input type="time" id="clock"></label><label>Day <input type="date" id="day"></label><label>Level <input type="range" id="level" value="20"></label><label>Note <input id="note" value="hello world"></label>
+<ul><li role="button" id="chip" onclick="chipLog.push('opened')" style="position:relative;width:200px;height:40px;list-style:none">Tag<button aria-label="Remove" onclick="event.stopPropagation(); chipLog.push('removed')" style="position:absolute;left:102px;top:0;width:38px;height:40px">x</button></li></ul><script>window.chipLog = []</script>`,
   '/more': `<!doctype html><title>More</title>
 <label>Name <input id="name" value="Ada"></label>
 <label><input type="checkbox" id="agree" checked> Agree</label>
