@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { waitFor } from './helpers/processes.ts';
 import { testEnv, textOf } from './helpers/server.ts';
-import { useSite, useTempDir } from './helpers/fixtures.ts';
+import { leftInTmp, useSite, useTempDir } from './helpers/fixtures.ts';
 
 // Issue 9 reliability: as many concurrent HTTP sessions as the default cap
 // (32), each launching its own browser, navigating and taking a snapshot. All
@@ -69,7 +69,7 @@ describe(`${SESSIONS} concurrent HTTP sessions (the default cap)`, { timeout: 60
     // Stopped at once, as an operator's restart may: Playwright was still removing the
     // closed browsers' profiles (seconds, with this many), and the exit cut that short.
     await server.stop();
-    const left = fs.readdirSync(path.join(output.path, 'tmp')).filter((name) => name.startsWith('playwright_chromiumdev_profile-') || name.startsWith('org.chromium.Chromium.'));
+    const left = leftInTmp(path.join(output.path, 'tmp'));
     assert.deepEqual(left, [], 'no throwaway profile (or its socket dir) outlives the server');
   });
 });

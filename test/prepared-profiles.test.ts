@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { useTempDir } from './helpers/fixtures.ts';
+import { leftInTmp, useTempDir } from './helpers/fixtures.ts';
 import { httpClient, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { commandLine, descendants, isAlive, makesTemplate, waitFor } from './helpers/processes.ts';
 import { localInfo, testEnv, textOf } from './helpers/server.ts';
@@ -21,7 +21,6 @@ type Launch = { profile: string | null; seed: number };
 
 const profilesRootIn = (tmp: string) => path.join(tmp, `stealth-playwright-mcp-profiles-${process.getuid!()}`);
 const entriesOf = (root: string) => (fs.existsSync(root) ? fs.readdirSync(root) : []);
-const leftIn = (dir: string) => fs.readdirSync(dir).filter((name) => name.startsWith('playwright_chromiumdev_profile-') || name.startsWith('org.chromium.Chromium.'));
 
 /** One session: a navigate (whose page title shows what the browser kept from before), then what the session reports of its launch. */
 async function session(server: HttpServer, site: Site): Promise<{ title: string | undefined; launch: Launch; snapshot: string }> {
@@ -108,7 +107,7 @@ describe('HTTP: sessions\' browsers start on a profile Chromium made before', ()
     await server.stop();
     assert.ok(await waitFor(() => chromium.every((child) => !isAlive(child)), 5000), 'every browser ended with the server');
     assert.deepEqual(entriesOf(root).filter((name) => name.endsWith('.tmp')), [], 'no half-made profile');
-    assert.ok(await waitFor(() => leftIn(tmp()).length === 0, 5000), `left in TMPDIR: ${leftIn(tmp())}`);
+    assert.ok(await waitFor(() => leftInTmp(tmp()).length === 0, 5000), `left in TMPDIR: ${leftInTmp(tmp())}`);
   });
 });
 

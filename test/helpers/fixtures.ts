@@ -60,3 +60,12 @@ export function useSession(start: () => Promise<Connected>): Connected {
     },
   };
 }
+
+/**
+ * What a server's browsers may leave in TMPDIR when something of ours fails to remove it: a
+ * throwaway profile, Chromium's singleton-socket dir, the TMPDIR of a browser making a profile
+ * template (profile-template.ts).
+ */
+export function leftInTmp(dir: string): string[] {
+  return fs.readdirSync(dir).filter((name) => ['playwright_chromiumdev_profile-', 'org.chromium.Chromium.', 'spm-template-'].some((prefix) => name.startsWith(prefix)));
+}

@@ -1,14 +1,13 @@
-import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../log.ts';
-import { ensurePrivateDir, isPrivateDir, ownedByUs, userTempDir } from '../../fs/private-dir.ts';
+import { ensurePrivateDir, isOwnDir, isPrivateDir, ownedByUs, userTempDir } from '../../fs/private-dir.ts';
 import { startBrowserProcess } from '../browser-spawn.ts';
-import { Frames, NUL_BYTE } from '../devtools-frames.ts';
+import { driveToClose } from './drive-to-close.ts';
 import { fillRecipe, type SpawnRecipe } from './spawn-recipe.ts';
-import { killProcessGroup, removeSocketDirOf } from './throwaway-profile.ts';
+import { killProcessGroup } from './throwaway-profile.ts';
 import { QUIET_RUNTIME_SWITCH } from '../quiet-runtime/switch.ts';
 
 // A browser started ahead still spends ~100 ms of the start making its fresh
@@ -39,6 +38,8 @@ const ABANDON_SETTLE_MS = 300;
 const KEPT_TEMPLATES = 4;
 const TEMPLATE = 'template-';
 const SPARE = 'spare-';
+/** The template browser's own TMPDIR, beside the profiles root: `<prefix><server pid>-<random>`. */
+const SOCKET_HOME = 'spm-template-';
 
 function profilesRoot(): string {
   return userTempDir('stealth-playwright-mcp-profiles');
@@ -182,8 +183,13 @@ async function makeTemplate(recipe: SpawnRecipe, template: string, options: { ma
     return;
   }
   const started = performance.now();
+  // Chromium makes its singleton-socket dir in TMPDIR and only then links it from the profile; at
+  // nice 19 on a loaded machine it can sit between the two for seconds, and killed there (the
+  // server's exit) it left a dir nothing named. In a TMPDIR of its own (short: a socket's path
+  // has ~108 bytes), everything it makes there goes with that dir.
+  const socketHome = fs.mkdtempSync(path.join(os.tmpdir(), `${SOCKET_HOME}${process.pid}-`));
   // As Playwright starts it (and with this server's marker: a SIGKILLed server's next start reaps it).
-  const child = startBrowserProcess(recipe.command, args, { detached: process.platform !== 'win32', env: process.env, stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+  const child = startBrowserProcess(recipe.command, args, { detached: process.platform !== 'win32', env: { ...process.env, TMPDIR: socketHome }, stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
   // Behind the session's own work; its helpers, forked later, inherit this.
   if (child.pid !== undefined) {
     try {
@@ -199,11 +205,12 @@ async function makeTemplate(recipe: SpawnRecipe, template: string, options: { ma
     // A SIGKILL takes effect as each process next runs: one still writing into the profile made
     // its removal fail at a server's exit (ENOTEMPTY). The next template removes what is left.
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ABANDON_SETTLE_MS);
-    removeSocketDirOf(partial);
-    try {
-      fs.rmSync(partial, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
-    } catch {
-      // left to removeStale
+    for (const dir of [socketHome, partial]) {
+      try {
+        fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+      } catch {
+        // left to removeStale
+      }
     }
   };
   process.once('exit', abandon);
@@ -224,51 +231,9 @@ async function makeTemplate(recipe: SpawnRecipe, template: string, options: { ma
     options.log.debug(`profile template made in ${Math.round(performance.now() - started)} ms`);
   } finally {
     process.off('exit', abandon);
+    // A browser that closed cleanly removed its socket dir itself.
+    fs.rmSync(socketHome, { recursive: true, force: true, maxRetries: 3 });
   }
-}
-
-/** Resolves true once the browser has opened a blank page in a fresh context, closed and exited; false at the deadline. */
-function driveToClose(child: ChildProcess, deadlineMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const toBrowser = child.stdio[3] as NodeJS.WritableStream | null;
-    const fromBrowser = child.stdio[4] as NodeJS.ReadableStream | null;
-    const timer = setTimeout(() => resolve(false), deadlineMs);
-    timer.unref();
-    const send = (id: number, method: string, params: object = {}) => {
-      try {
-        toBrowser?.write(Buffer.concat([Buffer.from(JSON.stringify({ id, method, params })), NUL_BYTE]));
-      } catch {
-        // the exit resolves it
-      }
-    };
-    const frames = new Frames();
-    fromBrowser?.on('data', (chunk: Buffer) => {
-      for (const bytes of frames.push(chunk)) {
-        let message: { id?: number; result?: { browserContextId?: string } };
-        try {
-          message = JSON.parse(bytes.toString('utf8'));
-        } catch {
-          continue;
-        }
-        if (message.id === 1) {
-          const browserContextId = message.result?.browserContextId;
-          if (browserContextId) send(2, 'Target.createTarget', { url: 'about:blank', browserContextId });
-          else send(3, 'Browser.close');
-        } else if (message.id === 2) send(3, 'Browser.close');
-      }
-    });
-    fromBrowser?.on('error', () => {});
-    toBrowser?.on('error', () => {});
-    child.once('error', () => {
-      clearTimeout(timer);
-      resolve(false);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code === 0);
-    });
-    send(1, 'Target.createBrowserContext');
-  });
 }
 
 /** Half-made entries of servers that are gone, and templates (with their spares) beyond the newest few. */
@@ -277,6 +242,12 @@ function removeStale(root: string): void {
   for (const name of entries) {
     const pid = /\.(\d+)\.tmp$/.exec(name)?.[1];
     if (pid !== undefined && !alive(Number(pid))) fs.rmSync(path.join(root, name), { recursive: true, force: true });
+  }
+  // Those of a SIGKILLed server, whose template browser was reaped at this start.
+  const tmp = os.tmpdir();
+  for (const name of fs.readdirSync(tmp)) {
+    const pid = new RegExp(`^${SOCKET_HOME}(\\d+)-`).exec(name)?.[1];
+    if (pid !== undefined && !alive(Number(pid)) && isOwnDir(path.join(tmp, name))) fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
   }
   const templates = entries
     .filter((name) => name.startsWith(TEMPLATE) && !name.endsWith('.tmp'))
