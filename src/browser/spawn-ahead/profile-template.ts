@@ -187,7 +187,13 @@ async function makeTemplate(recipe: SpawnRecipe, template: string, options: { ma
   // nice 19 on a loaded machine it can sit between the two for seconds, and killed there (the
   // server's exit) it left a dir nothing named. In a TMPDIR of its own (short: a socket's path
   // has ~108 bytes), everything it makes there goes with that dir.
-  const socketHome = fs.mkdtempSync(path.join(os.tmpdir(), `${SOCKET_HOME}${process.pid}-`));
+  let socketHome: string;
+  try {
+    socketHome = fs.mkdtempSync(path.join(os.tmpdir(), `${SOCKET_HOME}${process.pid}-`));
+  } catch (error) {
+    fs.rmSync(partial, { recursive: true, force: true });
+    throw error;
+  }
   // As Playwright starts it (and with this server's marker: a SIGKILLed server's next start reaps it).
   const child = startBrowserProcess(recipe.command, args, { detached: process.platform !== 'win32', env: { ...process.env, TMPDIR: socketHome }, stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
   // Behind the session's own work; its helpers, forked later, inherit this.
