@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ListRootsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -29,7 +29,7 @@ import { SessionFiles } from './files/session-files.ts';
 import { withNotesAndFiles } from './files/result-files.ts';
 import { capResult } from './result-cap.ts';
 import { resultRedaction } from './result-redact.ts';
-import { connectUpstream } from './upstream-link.ts';
+import { connectUpstream, firstRootPath } from './upstream-link.ts';
 import { HangWatch } from './hang-watch.ts';
 import { textOf } from './result-notes.ts';
 import { ANNOTATE_TOOL, beforeAnnotate } from './annotate-call.ts';
@@ -149,7 +149,7 @@ export class BridgeSession {
     try {
       await this.#options.shared?.settled();
       await this.#launch.prepare();
-      this.#upstream = await connectUpstream(this.#launch.upstreamConfig(), () => this.browser.context(), this.#ownOutputDir ? this.outputDir : undefined);
+      this.#upstream = await connectUpstream(this.#launch.upstreamConfig(), () => this.browser.context(), this.#ownOutputDir ? { dir: this.outputDir } : { ask: () => this.#clientRoots() });
     } catch (error) {
       // Nothing of a session that never started may outlive it (browser, lock, relay).
       await this.#closeLaunch();
@@ -159,6 +159,18 @@ export class BridgeSession {
       this.#upstreamTools = undefined;
       await this.server.sendToolListChanged().catch(() => {});
     });
+  }
+
+  /**
+   * Stdio: the client's roots, for the upstream (a client without roots gets
+   * the upstream's answer to one: the working directory); the session's files
+   * follow the workspace the upstream takes from them.
+   */
+  async #clientRoots(): Promise<ListRootsResult> {
+    const result = this.server.getClientCapabilities()?.roots ? await this.server.listRoots() : { roots: [] };
+    this.#launch.workspaceIs(firstRootPath(result.roots));
+    this.files.moveTo(this.outputDir);
+    return result;
   }
 
   async #listTools(): Promise<Tool[]> {

@@ -18,6 +18,7 @@ import { Activity } from './activity.ts';
 import { SessionRefused } from './session-refused.ts';
 import type { SessionOverrides } from './session-overrides.ts';
 import { setUpSession, type SessionSetup } from './session-setup.ts';
+import { TracesLink } from './traces-link.ts';
 
 // The upstream's own rule for where a session's files go (its context.ts outputDir()).
 const upstreamOutputDir = (o: { config: UpstreamConfig; cwd: string }): string =>
@@ -58,7 +59,7 @@ export class SessionLaunch {
   /** The process settings with this session's overrides. */
   readonly config: Config;
   readonly browser: SessionBrowser;
-  readonly outputDir: string;
+  #outputDir: string;
   /** HTTP: a dir of its own, removed with the session; stdio: the user's. */
   readonly ownOutputDir: boolean;
   /** Non-MCP work (CDP clients) that keeps the session from idling out. */
@@ -70,6 +71,28 @@ export class SessionLaunch {
   #preparing: Promise<void> | undefined;
   /** HTTP: the licence seat this session holds from initialize to its end, whichever browser it runs. */
   #seat: (() => void) | undefined;
+  #tracesLink: TracesLink | undefined;
+
+  get outputDir(): string {
+    return this.#outputDir;
+  }
+
+  /**
+   * Stdio: the workspace the upstream took from the client's roots (its first
+   * tool call asks for them), and so the dir its files go to.
+   */
+  workspaceIs(cwd: string): void {
+    if (this.ownOutputDir) return;
+    this.#outputDir = upstreamOutputDir({ config: this.inputs.upstreamConfig, cwd });
+    // Only the devtools capability's tools start a trace the upstream links.
+    if (!this.#tracesLink || !this.inputs.upstreamConfig.capabilities?.includes('devtools')) return;
+    try {
+      this.#tracesLink.pointAt(path.join(this.#outputDir, 'traces'));
+    } catch (error) {
+      // A trace then stays in the browser's own dir, with the upstream's link to it broken; the session goes on.
+      this.inputs.log.warn(`traces of this session cannot be linked into ${this.#outputDir}: ${(error as Error).message}`);
+    }
+  }
 
   constructor(inputs: LaunchInputs) {
     this.inputs = inputs;
@@ -86,10 +109,13 @@ export class SessionLaunch {
     // Over stdio files go where the upstream CLI puts them; over HTTP each session has its own dir.
     const upstreamDir = inputs.upstreamConfig.outputDir;
     this.ownOutputDir = this.config.transport !== 'stdio';
-    this.outputDir = this.ownOutputDir ? path.join(upstreamDir ?? this.config.outputDir, this.id) : upstreamOutputDir({ config: inputs.upstreamConfig, cwd: process.cwd() });
+    this.#outputDir = this.ownOutputDir ? path.join(upstreamDir ?? this.config.outputDir, this.id) : upstreamOutputDir({ config: inputs.upstreamConfig, cwd: process.cwd() });
     this.#plan = launchPlan(this.config, withContextOptions(inputs.upstreamConfig, this.config.contextOptions), inputs.binary, inputs.seed);
-    // Where Playwright writes traces: the dir the upstream links them in.
-    this.#plan.launch.tracesDir = path.join(this.outputDir, 'traces');
+    // Where Playwright writes traces: the dir the upstream links them in (over stdio, known at its first call).
+    this.#tracesLink = this.ownOutputDir ? undefined : new TracesLink(this.id);
+    this.#plan.launch.tracesDir = this.#tracesLink?.path ?? path.join(this.outputDir, 'traces');
+    // The upstream does not ask a client for roots under --ignore-roots: its workspace is the working directory.
+    if (inputs.upstreamConfig.ignoreRoots) this.workspaceIs(process.cwd());
     this.browser = new SessionBrowser(this.#plan, inputs.log.withTag(uuid.slice(0, 8)), {
       extraArgs: async () => [...(this.#cdp ? await this.#cdp.launchArgs() : []), ...instanceLaunchArgs()],
       claimSeat: async () => (this.#seat ? () => {} : inputs.binary.claimSeat(inputs.log)),
@@ -196,5 +222,6 @@ export class SessionLaunch {
     await this.#setup?.close();
     // A per-session dir (HTTP) goes with its session; over stdio the dir is the user's.
     if (this.ownOutputDir && !this.config.keepArtifacts) await fs.rm(this.outputDir, { recursive: true, force: true, maxRetries: 2 }).catch(() => {});
+    this.#tracesLink?.remove();
   }
 }

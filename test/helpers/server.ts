@@ -48,15 +48,17 @@ export class RecordingStdioTransport implements Transport {
   readonly #command: string;
   readonly #args: string[];
   readonly #env: Record<string, string>;
+  readonly #cwd: string | undefined;
 
-  constructor(command: string, args: string[], env: Record<string, string>) {
+  constructor(command: string, args: string[], env: Record<string, string>, cwd?: string) {
     this.#command = command;
     this.#args = args;
     this.#env = env;
+    this.#cwd = cwd;
   }
 
   async start(): Promise<void> {
-    const child = spawn(this.#command, this.#args, { env: this.#env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(this.#command, this.#args, { env: this.#env, cwd: this.#cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
     this.exit = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
     child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));

@@ -31,7 +31,7 @@ export interface FileLimits {
  * session's directory; nothing outside it can be named or read.
  */
 export class SessionFiles {
-  readonly dir: string;
+  #dir: string;
   #limits: FileLimits;
   #lastListing = '';
   #lastBytes = 0;
@@ -42,8 +42,21 @@ export class SessionFiles {
   #lastWalk = 0;
 
   constructor(dir: string, limits: FileLimits) {
-    this.dir = dir;
+    this.#dir = dir;
     this.#limits = limits;
+  }
+
+  get dir(): string {
+    return this.#dir;
+  }
+
+  /** Over stdio the upstream's dir follows the client's first root, known at its first tool call. */
+  moveTo(dir: string): void {
+    if (dir === this.#dir) return;
+    this.close();
+    this.#dir = dir;
+    this.#dirty = true;
+    this.#lastListing = '';
   }
 
   uriOf(file: string): string {
