@@ -167,10 +167,15 @@ export class BridgeSession {
    * follow the workspace the upstream takes from them.
    */
   async #clientRoots(): Promise<ListRootsResult> {
-    const result = this.server.getClientCapabilities()?.roots ? await this.server.listRoots() : { roots: [] };
-    this.#launch.workspaceIs(firstRootPath(result.roots));
-    this.files.moveTo(this.outputDir);
-    return result;
+    let result: ListRootsResult = { roots: [] };
+    try {
+      if (this.server.getClientCapabilities()?.roots) result = await this.server.listRoots();
+      return result;
+    } finally {
+      // A client that fails to answer leaves the upstream the working directory, as it would the upstream CLI.
+      this.#launch.workspaceIs(firstRootPath(result.roots));
+      this.files.moveTo(this.outputDir);
+    }
   }
 
   async #listTools(): Promise<Tool[]> {
