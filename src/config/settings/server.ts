@@ -12,7 +12,7 @@ export const serverSettings = {
     env: 'PLAYWRIGHT_MCP_OUTPUT_DIR',
     kind: filePath,
     default: path.join(os.tmpdir(), 'stealth-playwright-mcp'),
-    help: 'Where screenshots, snapshots and logs go. HTTP: the root, each session writes into <output-dir>/<session-id>/. stdio: the dir itself, as Playwright MCP (unset: .playwright-mcp in the working directory)',
+    help: 'Where screenshots, snapshots and logs go. HTTP: the root, each session writes into <output-dir>/<session-id>/. stdio: the dir itself, as Playwright MCP (unset: .playwright-mcp in the client workspace, its first root, else the working directory)',
     section: 'server',
   }),
   resourceMaxBytes: setting({
