@@ -40,6 +40,7 @@ const TEMPLATE = 'template-';
 const SPARE = 'spare-';
 /** The template browser's own TMPDIR, beside the profiles root: `<prefix><server pid>-<random>`. */
 const SOCKET_HOME = 'spm-template-';
+const SOCKET_HOME_PID = new RegExp(`^${SOCKET_HOME}(\\d+)-`);
 
 function profilesRoot(): string {
   return userTempDir('stealth-playwright-mcp-profiles');
@@ -252,7 +253,7 @@ function removeStale(root: string): void {
   // Those of a SIGKILLed server, whose template browser was reaped at this start.
   const tmp = os.tmpdir();
   for (const name of fs.readdirSync(tmp)) {
-    const pid = new RegExp(`^${SOCKET_HOME}(\\d+)-`).exec(name)?.[1];
+    const pid = SOCKET_HOME_PID.exec(name)?.[1];
     if (pid !== undefined && !alive(Number(pid)) && isOwnDir(path.join(tmp, name))) fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
   }
   const templates = entries
