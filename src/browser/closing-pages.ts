@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
 
 // Pages this session asked the browser to close. A close is not instant: a
@@ -31,4 +31,18 @@ export const stillClosing = (context: BrowserContext): Page[] => context.pages()
 export async function allClosed(pages: Page[], ms: number): Promise<boolean> {
   await withDeadline(Promise.all(pages.filter((page) => !page.isClosed()).map((page) => new Promise((resolve) => page.once('close', resolve)))), ms);
   return pages.every((page) => page.isClosed());
+}
+
+/** A mark to hand to `closingPagesGone`: how many tabs this session asked to close in the browser have gone so far. */
+export const closedTabsIn = (browser: Browser | undefined): number => (browser?.contexts() ?? []).reduce((sum, context) => sum + closedCount(context), 0);
+
+/**
+ * Whether a call that met a closed tab can run again: a tab this session
+ * asked to close went since the mark (the call raced its close), or some
+ * were still closing and all went within ms.
+ */
+export async function closingPagesGone(contexts: BrowserContext[], closedNow: number, sinceMark: number, ms: number): Promise<boolean> {
+  const closing = contexts.flatMap(stillClosing);
+  if (!closing.length) return closedNow !== sinceMark;
+  return allClosed(closing, ms);
 }

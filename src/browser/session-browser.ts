@@ -7,8 +7,9 @@ import { closeUnresponsivePagesIn, currentTabIn, openContextsAsFirst, stopStuckS
 import { NOTHING_STOPPED, stopScriptBeforeLeaving, type StoppedScripts } from './stuck-scripts.ts';
 import { leaveTab } from './leaving-tab.ts';
 import { ContextGuards } from './context-guards.ts';
-import { untilClosed, withDeadline } from './deadline.ts';
-import { allClosed, closedCount, stillClosing } from './closing-pages.ts';
+import { untilClosed } from './deadline.ts';
+import { endBrowser } from './end-browser.ts';
+import { closedTabsIn, closingPagesGone } from './closing-pages.ts';
 import type { LaunchPlan } from './launch-options.ts';
 import { openPageAhead } from './page-ahead.ts';
 import { scriptStopsOf, setUpIsolatedContext, setUpLaunchedContext } from './launched-context.ts';
@@ -22,9 +23,6 @@ import { consoleMayHaveChanged } from './quiet-runtime/console-flush.ts';
 import type { BrowserHooks } from './browser-hooks.ts';
 import { LaunchTimes, type LaunchClock } from './launch-clock.ts';
 import { publishForDashboard } from './dashboard-bind.ts';
-
-/** How long closing a browser's contexts may take before the browser itself is closed. */
-const CONTEXT_CLOSE_MS = 5_000;
 
 /**
  * One browser process per session, launched on first use and owned here: the
@@ -283,36 +281,22 @@ export class SessionBrowser {
 
   /** A mark to hand to `closingPagesGone`: how many tabs this session asked to close have gone so far. */
   get closedTabs(): number {
-    return (this.#browser?.contexts() ?? []).reduce((sum, context) => sum + closedCount(context), 0);
+    return closedTabsIn(this.#browser);
   }
 
-  /**
-   * Whether a call that met a closed tab can run again: a tab this session
-   * asked to close went since the mark (the call raced its close), or some
-   * were still closing and all went within ms.
-   */
+  /** Whether a call that met a closed tab can run again (closing-pages.ts). */
   async closingPagesGone(ms: number, sinceMark: number): Promise<boolean> {
-    const closing = (await this.#runningContexts()).flatMap(stillClosing);
-    if (!closing.length) return this.closedTabs !== sinceMark;
-    return allClosed(closing, ms);
+    return closingPagesGone(await this.#runningContexts(), this.closedTabs, sinceMark, ms);
   }
 
   /** Ends the current browser; the next `context()` launches a fresh one. */
   async relaunchNext(): Promise<void> {
-    const browser = this.#browser;
-    const persistent = this.#persistent;
-    const release = this.#release;
+    const ending = { browser: this.#browser, persistent: this.#persistent, release: this.#release };
     this.#browser = undefined;
     this.#persistent = undefined;
     this.#pending = undefined;
     this.#release = undefined;
-    // An attached browser is not ours: release what we created, never close it.
-    if (release) return void (await release());
-    // Contexts first, as the upstream's close does: a context writes its HAR
-    // (contextOptions.recordHar) and finishes its videos when it closes, not
-    // when its browser goes. Bounded: a stuck renderer must not hold a close.
-    if (browser && !persistent) await withDeadline(Promise.all(browser.contexts().map((context) => context.close().catch(() => {}))), CONTEXT_CLOSE_MS);
-    await (persistent ?? browser)?.close().catch(() => {});
+    await endBrowser(ending);
   }
 
   async close(): Promise<void> {
