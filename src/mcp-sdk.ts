@@ -7,6 +7,7 @@ import type {
   CallToolRequestSchema as SdkCallToolRequestSchema,
   JSONRPCMessage,
   ListResourcesRequestSchema as SdkListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema as SdkListResourceTemplatesRequestSchema,
   ListRootsRequestSchema as SdkListRootsRequestSchema,
   ListToolsRequestSchema as SdkListToolsRequestSchema,
   ReadResourceRequestSchema as SdkReadResourceRequestSchema,
@@ -55,6 +56,7 @@ export type SSEServerTransport = SdkSSEServerTransport;
 const { z } = bundle;
 const paginated = bundle.ListToolsRequestSchema;
 export const ListResourcesRequestSchema = paginated.extend({ method: z.literal('resources/list') }) as typeof SdkListResourcesRequestSchema;
+export const ListResourceTemplatesRequestSchema = paginated.extend({ method: z.literal('resources/templates/list') }) as typeof SdkListResourceTemplatesRequestSchema;
 export const ReadResourceRequestSchema = paginated.extend({
   method: z.literal('resources/read'),
   params: paginated.shape.params.unwrap().omit({ cursor: true }).extend({ uri: z.string() }),

@@ -40,4 +40,12 @@ describe('MCP Inspector CLI', () => {
     assert.equal(result.structuredContent.name, 'stealth-playwright-mcp');
     assert.equal(result.structuredContent.transport, 'stdio');
   });
+
+  // The server offers resources (the session's files): a client that sees the capability also asks for templates, as the Inspector's UI does on connect.
+  test('resources/list and resources/templates/list answer', async () => {
+    const { resources } = await inspect('--method', 'resources/list');
+    assert.ok(Array.isArray(resources), JSON.stringify(resources));
+    const { resourceTemplates } = await inspect('--method', 'resources/templates/list');
+    assert.deepEqual(resourceTemplates, []);
+  });
 });

@@ -14,6 +14,9 @@ const INPUTS: unknown[] = [
   { method: 'resources/list', params: { cursor: 'c' } },
   { method: 'resources/list', params: { cursor: 5 } },
   { method: 'resources/list', params: META },
+  { method: 'resources/templates/list' },
+  { method: 'resources/templates/list', params: { cursor: 'c' } },
+  { method: 'resources/templates/list', params: { cursor: 5 } },
   { method: 'resources/read' },
   { method: 'resources/read', params: {} },
   { method: 'resources/read', params: { uri: 'file:///x' } },
@@ -34,7 +37,7 @@ const INPUTS: unknown[] = [
 ];
 
 describe('the SDK stand-ins (src/mcp-sdk.ts) against the SDK', () => {
-  for (const name of ['ListResourcesRequestSchema', 'ReadResourceRequestSchema', 'ToolListChangedNotificationSchema'] as const) {
+  for (const name of ['ListResourcesRequestSchema', 'ListResourceTemplatesRequestSchema', 'ReadResourceRequestSchema', 'ToolListChangedNotificationSchema'] as const) {
     test(`${name} accepts and refuses what the SDK's does`, () => {
       for (const input of INPUTS) assert.equal(ours[name].safeParse(input).success, sdk[name].safeParse(input).success, JSON.stringify(input));
     });

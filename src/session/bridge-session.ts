@@ -3,6 +3,7 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
@@ -86,6 +87,8 @@ export class BridgeSession {
     this.files = new SessionFiles(this.outputDir, { readMaxBytes: this.#config.resourceMaxBytes, since: this.#ownOutputDir && !options.shared ? undefined : Date.now() - 1000 });
     this.server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await this.files.list() }));
     this.server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({ contents: [await this.files.read(request.params.uri)] }));
+    // Part of the resources capability: clients that see it ask for templates too (the MCP Inspector, on connect). A session's files are listed, not templated.
+    this.server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
   }
 
   /** `<replica>.<uuid>` behind a gateway (--http-replica-id), else a UUID. */
