@@ -8,7 +8,7 @@ import { UPSTREAM_FLAGS } from '../src/config/upstream-flags.ts';
 import { useSession, useSite, useTempDir } from './helpers/fixtures.ts';
 import { httpClient } from './helpers/http-server.ts';
 import { connect, ROOT, runCli, serverCommand, testEnv, textOf } from './helpers/server.ts';
-import { CHROMIUM } from './helpers/upstream-cli.ts';
+import { CHROMIUM, connectUpstream } from './helpers/upstream-cli.ts';
 import { spawn } from 'node:child_process';
 import { freePort } from './helpers/processes.ts';
 import { initializeBody, MCP_HEADERS } from './helpers/http-server.ts';
@@ -220,6 +220,35 @@ test('browser_get_config (--caps config) shows the launch the session really get
   } finally {
     await server.client.close().catch(() => {});
     await server.transport.exit;
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// The upstream prints `isolated: true` under --isolated and leaves it unset for
+// its persistent profile; ours hands the upstream false (it must take our
+// context) and used to print that, --isolated or not. Unset, ours keeps the
+// profile in memory where the upstream keeps one on disk (a documented
+// difference), and says true.
+test('browser_get_config says isolated as the upstream CLI does with --isolated and --user-data-dir, and true for our in-memory default (alongside)', async () => {
+  const dir = fs.mkdtempSync('/tmp/spm-getconfig-iso-');
+  const configOf = (text: string) => JSON.parse(text.match(/### Result\n([\s\S]*?)(\n###|$)/)![1]!) as { browser: { isolated?: boolean } };
+  try {
+    const cases = [['--isolated', ['--isolated'], [true, true]], ['--user-data-dir', ['--user-data-dir', path.join(dir, 'profile')], [undefined, undefined]], ['neither', [], [undefined, true]]] as const;
+    for (const [label, args, expected] of cases) {
+      const read: (boolean | undefined)[] = [];
+      for (const side of ['upstream', 'ours'] as const) {
+        const out = fs.mkdtempSync(path.join(dir, `${side}-`));
+        const server = side === 'upstream' ? await connectUpstream(out, ['--caps', 'config', ...args], {}, { isolated: false }) : await connect(testEnv(out), ['--caps', 'config', '--browser-prelaunch=false', ...args]);
+        try {
+          read.push(configOf(textOf(await server.client.callTool({ name: 'browser_get_config', arguments: {} }))).browser.isolated);
+        } finally {
+          await server.client.close().catch(() => {});
+          await server.transport.exit;
+        }
+      }
+      assert.deepEqual(read, expected, `${label}: [upstream, ours]`);
+    }
+  } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -30,6 +30,7 @@ import { SessionFiles } from './files/session-files.ts';
 import { withNotesAndFiles } from './files/result-files.ts';
 import { capResult } from './result-cap.ts';
 import { resultRedaction } from './result-redact.ts';
+import { withIsolatedAsRun } from './config-view.ts';
 import { connectUpstream, firstRootPath } from './upstream-link.ts';
 import { HangWatch } from './hang-watch.ts';
 import { textOf } from './result-notes.ts';
@@ -201,7 +202,9 @@ export class BridgeSession {
     this.#calls.started();
     try {
       await this.#idleClose.callStarts();
-      const answered = await this.#withFiles(await this.#dispatch(params, extra));
+      const inMemory = params.name === 'browser_get_config' ? this.#launch.profileInMemory : undefined;
+      const forwarded = await this.#dispatch(params, extra);
+      const answered = await this.#withFiles(inMemory === undefined ? forwarded : withIsolatedAsRun(forwarded, inMemory));
       const result = capResult(this.#redact ? this.#redact(answered) : answered, this.#config.maxResultChars);
       observeToolCall(toolLabel(params.name, result.isError ? textOf(result) : undefined), started, result.isError === true);
       return result;

@@ -187,6 +187,11 @@ export class SessionLaunch {
     };
   }
 
+  /** Whether the session's browser runs on a profile in memory (the upstream's `isolated`); undefined when attached (config-view.ts). */
+  get profileInMemory(): boolean | undefined {
+    return this.#plan.attach ? undefined : !this.#plan.extras?.userDataDir;
+  }
+
   get cdpInfo() {
     return this.#cdp?.info() ?? { enabled: false };
   }
