@@ -202,9 +202,8 @@ export class BridgeSession {
     this.#calls.started();
     try {
       await this.#idleClose.callStarts();
-      const inMemory = params.name === 'browser_get_config' ? this.#launch.profileInMemory : undefined;
       const forwarded = await this.#dispatch(params, extra);
-      const answered = await this.#withFiles(inMemory === undefined ? forwarded : withIsolatedAsRun(forwarded, inMemory));
+      const answered = await this.#withFiles(params.name === 'browser_get_config' ? withIsolatedAsRun(forwarded, this.#launch.profileInMemory) : forwarded);
       const result = capResult(this.#redact ? this.#redact(answered) : answered, this.#config.maxResultChars);
       observeToolCall(toolLabel(params.name, result.isError ? textOf(result) : undefined), started, result.isError === true);
       return result;

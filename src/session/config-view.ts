@@ -9,11 +9,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 // --isolated, and is left out for a profile on disk, as the upstream leaves it
 // unset for its own persistent profile.
 
-const RESULT = /^(### Result\n)(\{[\s\S]*?\n\})(\n###|\n?$)/m;
+const RESULT = /(?<=^### Result\n)\{[\s\S]*?\n\}(?=\n###|\n?$)/m;
 
-/** The result with `browser.isolated` as the session really has it; an error, or a result that does not parse, as it is. */
-export function withIsolatedAsRun(result: CallToolResult, inMemory: boolean): CallToolResult {
-  if (result.isError) return result;
+/** The result with `browser.isolated` as the session really has it; an error, a result that does not parse or an attached browser's (inMemory undefined), as it is. */
+export function withIsolatedAsRun(result: CallToolResult, inMemory: boolean | undefined): CallToolResult {
+  if (result.isError || inMemory === undefined) return result;
   return {
     ...result,
     content: result.content.map((item) => {
@@ -22,14 +22,14 @@ export function withIsolatedAsRun(result: CallToolResult, inMemory: boolean): Ca
       if (!match) return item;
       let config: { browser?: Record<string, unknown> };
       try {
-        config = JSON.parse(match[2]!) as typeof config;
+        config = JSON.parse(match[0]) as typeof config;
       } catch {
         return item;
       }
       if (!config.browser) return item;
       if (inMemory) config.browser.isolated = true;
       else delete config.browser.isolated;
-      return { ...item, text: item.text.replace(match[2]!, () => JSON.stringify(config, null, 2)) };
+      return { ...item, text: item.text.slice(0, match.index) + JSON.stringify(config, null, 2) + item.text.slice(match.index + match[0].length) };
     }),
   };
 }
