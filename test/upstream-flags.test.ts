@@ -208,12 +208,15 @@ test("a Playwright MCP config file's launch options reach the launcher: executab
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** The config a browser_get_config result prints. */
+const resolvedConfigOf = (text: string) => JSON.parse(text.match(/### Result\n([\s\S]*?)(\n###|$)/)![1]!) as { browser: { isolated?: boolean; launchOptions: { args: string[]; executablePath?: string }; contextOptions: { viewport?: unknown } } };
+
 test('browser_get_config (--caps config) shows the launch the session really gets: the stealth switches, the executable, the viewport', async () => {
   const dir = fs.mkdtempSync('/tmp/spm-getconfig-');
   const server = await connect(testEnv(dir), ['--caps', 'config', '--browser-prelaunch=false']);
   try {
     const text = textOf(await server.client.callTool({ name: 'browser_get_config', arguments: {} }));
-    const config = JSON.parse(text.match(/### Result\n([\s\S]*?)(\n###|$)/)![1]!);
+    const config = resolvedConfigOf(text);
     assert.ok(config.browser.launchOptions.args.some((a: string) => a.startsWith('--fingerprint=')), text);
     assert.equal(config.browser.launchOptions.executablePath, CHROMIUM);
     assert.deepEqual(config.browser.contextOptions.viewport, { width: 1920, height: 947 });
@@ -231,7 +234,6 @@ test('browser_get_config (--caps config) shows the launch the session really get
 // difference), and says true.
 test('browser_get_config says isolated as the upstream CLI does with --isolated and --user-data-dir, and true for our in-memory default (alongside)', async () => {
   const dir = fs.mkdtempSync('/tmp/spm-getconfig-iso-');
-  const configOf = (text: string) => JSON.parse(text.match(/### Result\n([\s\S]*?)(\n###|$)/)![1]!) as { browser: { isolated?: boolean } };
   try {
     const cases = [['--isolated', ['--isolated'], [true, true]], ['--user-data-dir', ['--user-data-dir', path.join(dir, 'profile')], [undefined, undefined]], ['neither', [], [undefined, true]]] as const;
     for (const [label, args, expected] of cases) {
@@ -240,7 +242,7 @@ test('browser_get_config says isolated as the upstream CLI does with --isolated 
         const out = fs.mkdtempSync(path.join(dir, `${side}-`));
         const server = side === 'upstream' ? await connectUpstream(out, ['--caps', 'config', ...args], {}, { isolated: false }) : await connect(testEnv(out), ['--caps', 'config', '--browser-prelaunch=false', ...args]);
         try {
-          read.push(configOf(textOf(await server.client.callTool({ name: 'browser_get_config', arguments: {} }))).browser.isolated);
+          read.push(resolvedConfigOf(textOf(await server.client.callTool({ name: 'browser_get_config', arguments: {} }))).browser.isolated);
         } finally {
           await server.client.close().catch(() => {});
           await server.transport.exit;
