@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import nodeModule from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
-import { wrappedSource, writeSourceCopy } from './bundle-source.ts';
+import { SOURCE_FORMAT, wrappedSource, writeSourceCopy } from './bundle-source.ts';
 import { writeFileAtomicSync } from './fs/write-atomic.ts';
 
 // Node's compile cache (enabled in main.ts) keeps a module's code as V8
@@ -59,7 +59,8 @@ function keyed(dir: string, filename: string, parts: string[], extension: string
 /** Where a bundle's V8 cache and its decoded source are kept. */
 function cacheFilesOf(dir: string, filename: string): { code: string; source: string } {
   const stat = fs.statSync(filename);
-  const bundle = [filename, String(stat.size), String(stat.mtimeMs)];
+  // SOURCE_FORMAT: what the decoded source is made of besides the bundle (bundle-source.ts).
+  const bundle = [filename, String(stat.size), String(stat.mtimeMs), SOURCE_FORMAT];
   // V8 itself rejects a cache of another V8 or other flags; the key keeps
   // alternating flags or bundle versions from overwriting each other's. The
   // decoded source depends on the bundle alone.

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import nodeModule from 'node:module';
+import { withKeptNamespaces } from './bundle-interop.ts';
 import { writeFileAtomicSync } from './fs/write-atomic.ts';
 
 // The source a playwright-core bundle is compiled from: the file in Node's
@@ -14,6 +15,9 @@ import { writeFileAtomicSync } from './fs/write-atomic.ts';
 // dir) is decoded anew from the bundle, never compiled.
 
 const DIGEST_BYTES = 32;
+
+/** Names how the source is made from the bundle: a change of it must not reuse copies (or code caches) made the old way. */
+export const SOURCE_FORMAT = 'one-byte, kept namespaces';
 
 export interface BundleSource {
   text: string;
@@ -82,7 +86,7 @@ const SEPARATORS = /\xe2\x80[\xa8\xa9]/;
 
 function oneByteSource(utf8: Buffer): BundleSource {
   const bytes = utf8.toString('latin1');
-  if (SEPARATORS.test(bytes)) return { text: utf8.toString('utf8'), fresh: false };
+  if (SEPARATORS.test(bytes)) return { text: withKeptNamespaces(utf8.toString('utf8')), fresh: false };
   const text = bytes.replace(MULTI_BYTE, (sequence) => {
     let out = '';
     for (const char of Buffer.from(sequence, 'latin1').toString('utf8')) {
@@ -92,5 +96,5 @@ function oneByteSource(utf8: Buffer): BundleSource {
     }
     return out;
   });
-  return { text, fresh: true };
+  return { text: withKeptNamespaces(text), fresh: true };
 }
