@@ -17,54 +17,9 @@ import { renamedUtilityEvaluate, UTILITY_SOURCE_HEAD } from './anonymous-utility
 import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, WINDOW_METHODS, type Message } from './watched-messages.ts';
 import { HeadlessWindow } from './headless-window.ts';
 
-// With CDP's Runtime domain enabled, V8 describes every console.log argument
-// for the driver as it is logged: an Error's `stack` is formatted, which calls
-// the page's own `Error.prepareStackTrace`. A page sees a driver that way (the
-// best-known automation probe: fpscanner's hasCDP, rebrowser's
-// runtimeEnableLeak). Playwright enables the domain on every page and frame
-// target, for one thing it cannot do without: learning the ids of execution
-// contexts (Runtime.executionContextCreated).
-//
-// This shim, between Playwright and Chromium's pipe, keeps the domain off on
-// page, iframe and worker targets. Playwright's `Runtime.enable` is answered here;
-// the domain is on only for a sync: `enable` (Chromium reports every live
-// context, creating main worlds as it would for Playwright, then replays the
-// console messages and errors it stored meanwhile) and `disable`, sent in one
-// write. When that replayed anything new, a second pass follows in one write:
-// the previews the replay left out (console-replay.ts), `enable` again (what
-// was logged since the first pass), and `disable`. Once the storage has grown
-// large, a pass also runs `discardConsoleEntries` between its `enable` and
-// `disable` (a discard sent after `disable` alone would drop what was logged
-// since unread). A discard releases the objects of what its own pass
-// replayed before their previews can be fetched, so it waits for a page that
-// has gone quiet: it goes in the second pass when the first replayed nothing
-// new, or in a third that follows a second that replayed nothing wanting a
-// preview. A second pass that did (a frame's or worker's first script
-// logging an object) is followed by a write of those previews alone, and the
-// discard is put off to a later sync (three at most: session-state.ts).
-// What a replay repeats, and what is logged live between the discard and
-// `disable`, is delivered once (console-replay.ts).
-// A sync runs whenever a context may have appeared (a navigation starting or
-// committed, a new frame, a new isolated world, load), when
-// the upstream is about to read the console (flush(), console-flush.ts),
-// before Playwright runs script in a page after a second without one (for
-// its own console listeners), and every 100 ms while code of the user's own
-// runs, which may listen to the page (user-code-listeners.ts). Playwright
-// gets a created event for each context it has not seen and a destroyed
-// event for each one that went.
-// Workers (dedicated and service) are kept quiet the same way: their one
-// context is learnt by the sync that answers Playwright's enable, which
-// Chromium runs before the worker's script (Playwright attaches them paused),
-// and again when a worker's script has loaded or it came back from a crash.
-//
-// What remains visible: a logged Error is still described for the driver
-// (its stack formatted), at the next sync instead of inside the page's
-// console.log call; a probe that looks right after logging sees nothing, one
-// that leaves its hook installed sees it called then. Without the console
-// kept (--console-capture=false) each sync discards what the page logged
-// first, and nothing is described, but for a message logged between a sync's
-// discard and its enable: two commands, sent in one write, between which a
-// page's script can run on a busy machine (seen once in ~40 CI runs).
+// Keeps CDP's Runtime domain off on page, frame and worker targets, and
+// syncs it on and off when Playwright needs to learn its contexts: why and
+// how, and what stays visible to a page, in README.md beside this file.
 
 /**
  * Script Playwright runs in a page after this long without a sync is preceded
