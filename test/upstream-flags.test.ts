@@ -70,6 +70,23 @@ describe('an MCP client launched with an upstream command line and config file',
   });
 });
 
+// `--caps tabs,pdf,history,wait,files,install` was the upstream's own example in spring 2025;
+// those tools are core tools now, and the upstream ignores the old names without a word.
+describe('a command line with capabilities of an earlier Playwright MCP', () => {
+  const dir = useTempDir('spm-upflags-former-');
+  const caps = ['--caps', 'tabs,pdf,history,wait,files,install'];
+  const ours = useSession(() => connect(testEnv(path.join(dir.path, 'ours')), ['--headless', '--isolated', ...caps]));
+  const upstream = useSession(() => connectUpstream(path.join(dir.path, 'upstream'), caps));
+
+  test('starts, lists the tools the upstream lists, and says the old names do nothing', async () => {
+    const names = async (session: { client: { listTools(): Promise<{ tools: { name: string }[] }> } }) => (await session.client.listTools()).tools.map((t) => t.name).filter((n) => !n.startsWith('stealth_')).sort();
+    const theirs = await names(upstream);
+    assert.ok(theirs.includes('browser_pdf_save') && theirs.includes('browser_tabs'), theirs.join(','));
+    assert.deepEqual(await names(ours), theirs);
+    assert.match(ours.transport.stderr, /--caps: "tabs", "history", "wait", "files", "install" are capabilities of earlier Playwright MCP versions.*Fix: drop them/);
+  });
+});
+
 describe('upstream flags: bad input exits 2 with the fix, nothing starts', () => {
   const dir = useTempDir('spm-upflags-bad-');
   const cases: [string[], RegExp][] = [

@@ -1,6 +1,6 @@
 import { ConfigError, closest } from './config-error.ts';
 import { settings, type SettingKey } from './settings.ts';
-import { checkCaps, UPSTREAM_FLAGS, type UpstreamFlagUse } from './upstream-flags.ts';
+import { checkCaps, formerCapsNote, UPSTREAM_FLAGS, type UpstreamFlagUse } from './upstream-flags.ts';
 
 export interface FlagSpec {
   /** Flags of kind `bare` may appear without a value. */
@@ -91,7 +91,7 @@ function takeUpstreamFlag(name: string, inline: string | undefined, argv: readon
     for (const [key, value] of Object.entries(does.also ?? {})) use.settings[key as SettingKey] ??= value;
   }
   if (does.kind === 'pass') {
-    if (name === 'caps') checkCaps(values.join(','), `--caps`);
+    if (name === 'caps') use.notes.push(...formerCapsNote(checkCaps(values.join(','), '--caps'), '--caps'));
     use.argv.push(`--${name}`, ...values);
   }
   return i;

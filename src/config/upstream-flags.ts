@@ -36,7 +36,7 @@ export const UPSTREAM_FLAGS: Record<string, UpstreamFlag> = {
   'blocked-origins': { arity: 'one', does: pass },
   'block-service-workers': { arity: 'none', does: pass },
   browser: { arity: 'one', does: pass },
-  caps: { arity: 'one', does: pass },
+  caps: { arity: 'one', does: { kind: 'pass', note: 'a name no Playwright MCP knows is refused, with the valid ones; the capabilities of earlier versions (`tabs`, `history`, `wait`, `files`, `install`: core tools now) are ignored, as the upstream ignores them, with a note at start' } },
   // Attach mode: connect to a browser the user runs (browser/attach.ts).
   'cdp-endpoint': { arity: 'one', does: pass },
   'cdp-header': { arity: 'variadic', does: pass },
@@ -105,11 +105,26 @@ export const UPSTREAM_FLAGS: Record<string, UpstreamFlag> = {
 // The capabilities the upstream knows (config.d.ts), plus its CLI alias `tracing`.
 export const UPSTREAM_CAPS = ['config', 'core', 'core-navigation', 'core-tabs', 'core-input', 'core-install', 'network', 'pdf', 'storage', 'testing', 'vision', 'devtools', 'tracing'];
 
-export function checkCaps(raw: string, origin: string): void {
+// Capabilities of earlier Playwright MCP versions (`--caps tabs,pdf,history,wait,files,install`,
+// its README in spring 2025), whose tools are core tools now, always listed: the upstream ignores
+// them without a word, so a command line written then still starts. Here too, with a note.
+export const FORMER_CAPS = ['tabs', 'history', 'wait', 'files', 'install'];
+
+/** Refuses a capability no Playwright MCP knows; returns the former ones it names (accepted, as the upstream accepts them). */
+export function checkCaps(raw: string, origin: string): string[] {
+  const former: string[] = [];
   for (const cap of raw.split(',').map((c) => c.trim()).filter(Boolean)) {
-    if (!UPSTREAM_CAPS.includes(cap))
+    if (FORMER_CAPS.includes(cap)) former.push(cap);
+    else if (!UPSTREAM_CAPS.includes(cap))
       throw new ConfigError(`${origin}: unknown capability "${cap}". Valid values: ${UPSTREAM_CAPS.join(', ')}. Fix: correct it, e.g. --caps vision,pdf,devtools.`);
   }
+  return former;
+}
+
+/** What to say at start about former capabilities a setting named. */
+export function formerCapsNote(former: readonly string[], origin: string): string[] {
+  if (!former.length) return [];
+  return [`${origin}: ${former.map((c) => `"${c}"`).join(', ')} ${former.length > 1 ? 'are capabilities' : 'is a capability'} of earlier Playwright MCP versions, whose tools are always on now; ignored, as Playwright MCP ignores ${former.length > 1 ? 'them' : 'it'}. Fix: drop ${former.length > 1 ? 'them' : 'it'}.`];
 }
 
 export interface UpstreamFlagUse {
