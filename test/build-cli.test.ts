@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startReleaseServer, VALID_KEY, VERSION, type ReleaseServer } from './helpers/release-server.ts';
-import { runCli, testEnv } from './helpers/server.ts';
+import { ROOT, runCli, runToEnd, testEnv } from './helpers/server.ts';
 
 describe('login, logout, info; custom binary errors', () => {
   let release: ReleaseServer;
@@ -51,6 +51,30 @@ describe('login, logout, info; custom binary errors', () => {
     const other = await runCli(['install', '--browser-engine', 'playwright'], e);
     assert.equal(other.code, 2);
     assert.match(other.stderr, /nothing to download/);
+  });
+
+  // The upstream's `install-browser` line, as Dockerfiles keep it: here it installs the browser this server runs.
+  test('install-browser chrome --with-deps installs the stealth build as install does, and says what the installer flag does not do here', async () => {
+    const own = path.join(work, 'install-browser-cache');
+    const e = testEnv(path.join(work, 'out'), { STEALTH_BINARY_PATH: '', STEALTH_CACHE_DIR: own, STEALTH_DOWNLOAD_URL: release.url, STEALTH_TEST_TRUSTED_KEY: release.publicKey });
+    const r = await runCli(['install-browser', 'chrome', '--with-deps'], e);
+    assert.equal(r.code, 0, r.stderr);
+    const executable = r.stdout.trim();
+    assert.ok(executable.startsWith(path.join(own, 'builds')) && fs.existsSync(executable), r.stdout);
+    assert.match(r.stderr, /install-browser: --with-deps: Playwright's installer flags/);
+    const given = await runCli(['install-browser', 'firefox'], { ...e, STEALTH_BINARY_PATH: '/usr/lib/chromium/chromium' });
+    assert.equal(given.code, 0, 'a setup step does not fail when there is nothing to fetch');
+    assert.match(given.stderr, /install-browser: nothing to download/);
+  });
+
+  test('install-browser with --browser-engine playwright runs the installer the upstream runs: --dry-run prints the same', async () => {
+    const upstreamCli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
+    const theirs = await runToEnd(process.execPath, [upstreamCli, 'install-browser', '--dry-run', 'chromium'], { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' }, 60_000);
+    const ours = await runCli(['install-browser', '--dry-run', 'chromium', '--browser-engine', 'playwright'], env());
+    assert.equal(theirs.code, 0, theirs.stderr);
+    assert.equal(ours.code, 0, ours.stderr);
+    assert.match(theirs.stdout, /Install location:/);
+    assert.equal(ours.stdout, theirs.stdout);
   });
 
   test('info --json shows the licence masked, the pin and nothing installed; no network', async () => {

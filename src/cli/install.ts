@@ -8,15 +8,13 @@ export default defineCommand({
   async run({ rawArgs }) {
     const { startup } = await import('./startup.ts');
     const { config, upstreamConfig, log } = await startup(rawArgs);
-    if (config.browserEngine !== 'stealth' || config.binaryPath) {
-      process.stderr.write('install: nothing to download: the stealth build is only fetched with --browser-engine stealth and no --binary-path.\n');
+    const { installStealthBuild, nothingToInstall } = await import('./stealth-install.ts');
+    const nothing = nothingToInstall(config);
+    if (nothing !== undefined) {
+      process.stderr.write(`install: ${nothing}.\n`);
       process.exitCode = 2;
       return;
     }
-    const { resolveBrowserBinary } = await import('../browser/binary.ts');
-    const binary = await resolveBrowserBinary(config, upstreamConfig, process.env, log);
-    const executable = await binary.ensure(log);
-    log.info(`stealth build ${binary.stealthBuildVersion ?? '?'} ready (${binary.source === 'cache' && binary.installed ? 'verified and installed' : binary.source}) in ${config.cacheDir}`);
-    process.stdout.write(`${executable}\n`);
+    await installStealthBuild(config, upstreamConfig, log);
   },
 });

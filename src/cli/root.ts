@@ -20,6 +20,7 @@ export const root = defineCommand({
     logout: () => import('./logout.ts').then((m) => m.default),
     info: () => import('./info.ts').then((m) => m.default),
     install: () => import('./install.ts').then((m) => m.default),
+    'install-browser': () => import('./install-browser.ts').then((m) => m.default),
   },
   default: 'serve',
 });

@@ -9,6 +9,7 @@ export const COMMANDS = {
   login: 'Save a licence key for keyed stealth builds: login [key] (prompts on a terminal); checks it with the vendor unless --no-verify',
   logout: 'Remove the saved licence key',
   install: 'Download and verify the stealth build into the cache now, as the first session would (image builds, offline machines); prints the executable',
+  'install-browser': "Playwright MCP's `install-browser`: installs the browser this server runs (as `install`; with --browser-engine playwright, Playwright's installer, as the upstream runs it)",
   info: 'Show the stealth build cache, installed builds, the active one and the licence (masked); --json; no network',
 } as const;
 
@@ -19,7 +20,7 @@ export function rootHelp(): string {
     `Usage: ${PACKAGE_NAME} [command] [flags]`,
     '',
     'Commands:',
-    ...Object.entries(COMMANDS).map(([name, help]) => `  ${name.padEnd(8)} ${help}`),
+    ...Object.entries(COMMANDS).map(([name, help]) => `  ${name.padEnd(15)} ${help}`),
     '',
     helpSections(),
     upstreamFlagsHelp(),
