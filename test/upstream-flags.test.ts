@@ -145,6 +145,32 @@ test('--port and --host start the Streamable HTTP transport, as the upstream doe
   }
 });
 
+// Only a port makes the upstream serve HTTP: a host alone (flag, variable or config file) leaves it on
+// stdio, and an MCP client that launched it with such a line talks to it there.
+const hostOnly = useTempDir('spm-host-only-');
+test('a host without a port leaves the server on stdio, as it leaves the upstream: --host, PLAYWRIGHT_MCP_HOST, server.host', async () => {
+  const file = path.join(hostOnly.path, 'host.json');
+  fs.writeFileSync(file, JSON.stringify({ server: { host: '127.0.0.1' } }));
+  const ways: [string, string[], Record<string, string>][] = [
+    ['--host', ['--host', '127.0.0.1'], {}],
+    ['PLAYWRIGHT_MCP_HOST', [], { PLAYWRIGHT_MCP_HOST: '127.0.0.1' }],
+    ['server.host', ['--config', file], {}],
+  ];
+  for (const [way, args, env] of ways) {
+    for (const side of ['upstream', 'ours'] as const) {
+      const out = path.join(hostOnly.path, `${side}-${way}`);
+      const session = side === 'upstream' ? await connectUpstream(out, args, env) : await connect(testEnv(out, env), ['--headless', ...args]);
+      try {
+        const tools = (await session.client.listTools()).tools.map((t) => t.name);
+        assert.ok(tools.includes('browser_navigate'), `${side}, ${way}: tools over stdio`);
+      } finally {
+        await session.client.close();
+        await session.transport.exit;
+      }
+    }
+  }
+});
+
 /** The status an initialize gets under each Host header, from a server started with `args` plus `--port`. */
 async function hostStatuses(command: string, args: string[], hosts: string[]): Promise<number[]> {
   const port = await freePort();

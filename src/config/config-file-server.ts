@@ -73,8 +73,8 @@ function configFileOf(upstreamArgv: readonly string[], env: Env): string | undef
 
 /**
  * The environment with the config file's `server` section as our HTTP
- * settings, where neither a flag nor a variable sets them; a port or host
- * there means Streamable HTTP, as it does for the upstream CLI.
+ * settings, where neither a flag nor a variable sets them; a port there
+ * means Streamable HTTP, as it does for the upstream CLI (a host alone does not).
  */
 export function withConfigFileServer(env: Env, flags: Partial<Record<SettingKey, string>>, upstreamArgv: readonly string[]): Env {
   const file = configFileOf(upstreamArgv, env);
@@ -89,7 +89,7 @@ export function withConfigFileServer(env: Env, flags: Partial<Record<SettingKey,
     // Checked here, so a bad value is named where it was written.
     parseSetting(s, raw, `server.${name} in ${file}`, `correct server.${name} in that file, or remove it (--${s.flag} and ${s.env} override it)`);
     out[s.env] = raw;
-    if (name !== 'allowedHosts') serves = true;
+    if (name === 'port') serves = true;
   }
   const transport = settings.transport;
   if (serves && flags.transport === undefined && (env[transport.env] ?? '') === '') out[transport.env] = 'streamable-http';

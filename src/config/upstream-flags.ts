@@ -55,7 +55,8 @@ export const UPSTREAM_FLAGS: Record<string, UpstreamFlag> = {
   'file-paths': { arity: 'one', does: pass },
   'grant-permissions': { arity: 'variadic', does: pass },
   headless: { arity: 'none', does: { kind: 'ours', setting: 'headless' } },
-  host: { arity: 'one', does: { kind: 'ours', setting: 'httpHost', also: { transport: 'streamable-http' } } },
+  // Only a port makes the upstream serve HTTP: a host alone leaves it on stdio.
+  host: { arity: 'one', does: { kind: 'ours', setting: 'httpHost' } },
   'idle-timeout': {
     arity: 'one',
     does: { kind: 'pass', note: 'the countdown starts when the last running call ends (the upstream starts it when a call starts, and can close the browser under a long call); unset, the browser is not closed on idle (the upstream closes a headless one after an hour): over stdio it lives as long as the client, over HTTP a session ends after --http-session-idle-ttl-ms' },

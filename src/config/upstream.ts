@@ -91,7 +91,8 @@ const UNSUPPORTED: Record<string, string> = {
 // Upstream and vendor variables that name one of our settings; ours win when both are set.
 export const UPSTREAM_ENV_ALIASES: Record<string, { setting: string; also?: Record<string, string> }> = {
   PLAYWRIGHT_MCP_PORT: { setting: 'STEALTH_PLAYWRIGHT_MCP_HTTP_PORT', also: { STEALTH_PLAYWRIGHT_MCP_TRANSPORT: 'streamable-http' } },
-  PLAYWRIGHT_MCP_HOST: { setting: 'STEALTH_PLAYWRIGHT_MCP_HTTP_HOST', also: { STEALTH_PLAYWRIGHT_MCP_TRANSPORT: 'streamable-http' } },
+  // A host alone leaves the upstream on stdio: only its port means HTTP.
+  PLAYWRIGHT_MCP_HOST: { setting: 'STEALTH_PLAYWRIGHT_MCP_HTTP_HOST' },
   PLAYWRIGHT_MCP_EXECUTABLE_PATH: { setting: 'STEALTH_BINARY_PATH' },
   PLAYWRIGHT_MCP_ALLOWED_HOSTS: { setting: 'STEALTH_PLAYWRIGHT_MCP_HTTP_ALLOWED_HOSTS' },
   // The stealth build vendor's own client variables (CloakBrowser), for users who followed its docs.
