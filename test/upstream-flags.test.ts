@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { UPSTREAM_FLAGS } from '../src/config/upstream-flags.ts';
 import { useSession, useSite, useTempDir } from './helpers/fixtures.ts';
 import { httpClient } from './helpers/http-server.ts';
-import { connect, ROOT, runCli, serverCommand, testEnv, textOf } from './helpers/server.ts';
+import { connect, ROOT, runCli, runToEnd, serverCommand, testEnv, textOf } from './helpers/server.ts';
 import { CHROMIUM, connectUpstream } from './helpers/upstream-cli.ts';
 import { spawn } from 'node:child_process';
 import { freePort } from './helpers/processes.ts';
@@ -110,6 +110,17 @@ describe('upstream flags: bad input exits 2 with the fix, nothing starts', () =>
       assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
     });
   }
+  test('--isolated with --user-data-dir is refused, as the upstream CLI refuses it', async () => {
+    const args = ['--isolated', '--user-data-dir', path.join(dir.path, 'profile')];
+    const upstreamCli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
+    const theirs = await runToEnd(process.execPath, [upstreamCli, '--headless', ...args], { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' }, 30_000);
+    assert.notEqual(theirs.code, 0);
+    assert.match(theirs.stderr, /userDataDir is not supported in isolated mode/);
+    const ours = await runCli(args, testEnv(dir.path));
+    assert.equal(ours.code, 2, ours.stderr);
+    assert.match(ours.stderr, /--isolated .* and --user-data-dir .* Playwright MCP refuses the pair too.*Fix: drop --isolated/);
+    assert.ok(!fs.existsSync(path.join(dir.path, 'profile')), 'no profile made');
+  });
   test('a config file timeout that is not a number names the file and the key', async () => {
     const file = path.join(dir.path, 'timeouts.json');
     fs.writeFileSync(file, JSON.stringify({ timeouts: { idle: '5m' } }));

@@ -178,6 +178,11 @@ export async function resolveUpstreamConfig(config: Config, env: Env, inputs: Up
     );
   }
   if (inputs.object) resolved = mergeUpstreamConfig(resolved, inputs.object);
+  // --user-data-dir is ours, so the upstream's resolver never sees it beside `isolated`, which it refuses.
+  if (resolved.browser?.isolated && config.userDataDir)
+    throw new ConfigError(
+      `--isolated (a profile kept in memory) and --user-data-dir ${config.userDataDir} (a profile kept on disk) ask for two profiles; Playwright MCP refuses the pair too ("Browser userDataDir is not supported in isolated mode"). Fix: drop --isolated (or PLAYWRIGHT_MCP_ISOLATED, browser.isolated) to keep the profile in that dir, or drop --user-data-dir (PLAYWRIGHT_MCP_USER_DATA_DIR) for one in memory.`,
+    );
   checkNumericConfig(resolved, (fromFlags.config as string | undefined) ?? env.PLAYWRIGHT_MCP_CONFIG);
   const browser = (fromFlags.browser as string | undefined) ?? env.PLAYWRIGHT_MCP_BROWSER;
   if (browser && !CHROMIUM_FAMILY.test(browser))
