@@ -121,6 +121,13 @@ describe('upstream flags: bad input exits 2 with the fix, nothing starts', () =>
     assert.match(ours.stderr, /--isolated .* and --user-data-dir .* Playwright MCP refuses the pair too.*Fix: drop --isolated/);
     assert.ok(!fs.existsSync(path.join(dir.path, 'profile')), 'no profile made');
   });
+  test("a config file's browser.browserName other than chromium is refused as --browser firefox is", async () => {
+    const file = path.join(dir.path, 'firefox.json');
+    fs.writeFileSync(file, JSON.stringify({ browser: { browserName: 'firefox' } }));
+    const result = await runCli(['--config', file], testEnv(dir.path));
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /browser\.browserName in the config file \S*firefox\.json is firefox, but this server drives Chromium builds only/);
+  });
   test('a config file timeout that is not a number names the file and the key', async () => {
     const file = path.join(dir.path, 'timeouts.json');
     fs.writeFileSync(file, JSON.stringify({ timeouts: { idle: '5m' } }));

@@ -149,6 +149,15 @@ export interface UpstreamInputs {
   object?: UpstreamConfig;
 }
 
+// The resolution above is handed `browser: chromium` (our engine), which hides a config file's
+// own browser.browserName; the file alone, read by the upstream's loader, tells it.
+async function checkFileBrowser(tools: CoreBundleTools, file: string | undefined): Promise<void> {
+  if (!file) return;
+  const name = await tools.resolveCLIConfigForMCP({ config: file }, {}).then((c) => c.browser?.browserName, () => undefined);
+  if (name && name !== 'chromium')
+    throw new ConfigError(`browser.browserName in the config file ${file} is ${name}, but this server drives Chromium builds only (the engine is chosen by --browser-engine). Fix: drop it, or use chromium.`);
+}
+
 export async function resolveUpstreamConfig(config: Config, env: Env, inputs: UpstreamInputs = {}): Promise<UpstreamConfig> {
   const upstreamArgv = inputs.argv ?? [];
   const { tools, server } = (await coreBundle()) as { tools: CoreBundleTools; server: { deviceDescriptors: Record<string, unknown> } };
@@ -174,7 +183,7 @@ export async function resolveUpstreamConfig(config: Config, env: Env, inputs: Up
     const configFile = (fromFlags.config as string | undefined) ?? env.PLAYWRIGHT_MCP_CONFIG;
     const file = configFile ? ` (config file ${configFile}${fromFlags.config ? ', --config' : ', PLAYWRIGHT_MCP_CONFIG'})` : '';
     throw new ConfigError(
-      `Invalid Playwright MCP setting${file}: ${(error as Error).message}. Fix: correct or unset it; accepted values are those of Playwright MCP (@playwright/mcp README).`,
+      `Invalid Playwright MCP setting${file}: ${(error as Error).message.replace(/\.$/, '')}. Fix: correct or unset it; accepted values are those of Playwright MCP (@playwright/mcp README).`,
     );
   }
   if (inputs.object) resolved = mergeUpstreamConfig(resolved, inputs.object);
@@ -187,6 +196,7 @@ export async function resolveUpstreamConfig(config: Config, env: Env, inputs: Up
   const browser = (fromFlags.browser as string | undefined) ?? env.PLAYWRIGHT_MCP_BROWSER;
   if (browser && !CHROMIUM_FAMILY.test(browser))
     throw new ConfigError(`${fromFlags.browser ? '--browser' : 'PLAYWRIGHT_MCP_BROWSER'} selects ${browser}, but this server drives Chromium builds only (the engine is chosen by --browser-engine). Fix: drop it, or use chromium.`);
+  if (!browser) await checkFileBrowser(tools, (fromFlags.config as string | undefined) ?? env.PLAYWRIGHT_MCP_CONFIG);
   const { channel: _channel, ...launchOptions } = resolved.browser?.launchOptions ?? {};
   // The upstream fills in a viewport nobody set (1280x720 headless, none headed);
   // the launch plan decides it instead (the vendor's geometry on the stealth engine).
