@@ -29,7 +29,8 @@ export function wrappedSource(filename: string, copyFile: string): BundleSource 
   const kept = readCopy(copyFile);
   if (kept !== undefined) return { text: kept, fresh: false };
   const [head, tail] = (nodeModule as unknown as { wrapper: [string, string] }).wrapper;
-  return oneByteSource(readWrapped(filename, head, tail));
+  const decoded = oneByteSource(readWrapped(filename, head, tail));
+  return { ...decoded, text: withKeptNamespaces(decoded.text) };
 }
 
 export function writeSourceCopy(copyFile: string, text: string): void {
@@ -86,7 +87,7 @@ const SEPARATORS = /\xe2\x80[\xa8\xa9]/;
 
 function oneByteSource(utf8: Buffer): BundleSource {
   const bytes = utf8.toString('latin1');
-  if (SEPARATORS.test(bytes)) return { text: withKeptNamespaces(utf8.toString('utf8')), fresh: false };
+  if (SEPARATORS.test(bytes)) return { text: utf8.toString('utf8'), fresh: false };
   const text = bytes.replace(MULTI_BYTE, (sequence) => {
     let out = '';
     for (const char of Buffer.from(sequence, 'latin1').toString('utf8')) {
@@ -96,5 +97,5 @@ function oneByteSource(utf8: Buffer): BundleSource {
     }
     return out;
   });
-  return { text: withKeptNamespaces(text), fresh: true };
+  return { text, fresh: true };
 }

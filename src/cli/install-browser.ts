@@ -17,7 +17,8 @@ interface LibCli {
   decorateProgram(program: CommanderLike): void;
 }
 
-const CHROMIUM_NAMES = /^(chromium|chrome(-\w+)?|msedge(-\w+)?|chromium-headless-shell|chrome-for-testing)$/;
+// Chromium names of Playwright's installer beyond the --browser values (config/upstream.ts).
+const INSTALLER_CHROMIUM = /^(chromium-headless-shell|chrome-for-testing)$/;
 
 async function playwrightInstaller(): Promise<{ program: CommanderLike; flags: Record<string, { bare: boolean }> }> {
   const { coreBundle, utilsBundle } = await import('../playwright-bundles.ts');
@@ -49,7 +50,8 @@ export default defineCommand({
       log.warn(`install-browser: ${nothing}.`);
       return;
     }
-    const others = positionals.filter((name) => !CHROMIUM_NAMES.test(name));
+    const { CHROMIUM_FAMILY } = await import('../config/upstream.ts');
+    const others = positionals.filter((name) => !CHROMIUM_FAMILY.test(name) && !INSTALLER_CHROMIUM.test(name));
     if (others.length) log.warn(`install-browser: ${others.join(', ')}: this server drives Chromium builds only; installing the stealth build.`);
     if (installerFlags.length) log.warn(`install-browser: ${installerFlags.join(' ')}: Playwright's installer flags, for its own browsers; the stealth build is fetched and verified as the first session would.`);
     await installStealthBuild(config, upstreamConfig, log);

@@ -13,6 +13,8 @@ export const COMMANDS = {
   info: 'Show the stealth build cache, installed builds, the active one and the licence (masked); --json; no network',
 } as const;
 
+const NAME_WIDTH = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+
 export function rootHelp(): string {
   return [
     `${PACKAGE_NAME} ${PACKAGE_VERSION}: an MCP server that gives AI agents a real (stealth) Chromium`,
@@ -20,7 +22,7 @@ export function rootHelp(): string {
     `Usage: ${PACKAGE_NAME} [command] [flags]`,
     '',
     'Commands:',
-    ...Object.entries(COMMANDS).map(([name, help]) => `  ${name.padEnd(15)} ${help}`),
+    ...Object.entries(COMMANDS).map(([name, help]) => `  ${name.padEnd(NAME_WIDTH)} ${help}`),
     '',
     helpSections(),
     upstreamFlagsHelp(),

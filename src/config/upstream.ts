@@ -10,7 +10,7 @@ import { checkCaps } from './upstream-flags.ts';
 import { checkNumericConfig, checkNumericFlags } from './upstream-numbers.ts';
 
 // Chromium-based values of the upstream's --browser: all run on our engine's Chromium.
-const CHROMIUM_FAMILY = /^(chromium|chrome(-\w+)?|msedge(-\w+)?)$/;
+export const CHROMIUM_FAMILY = /^(chromium|chrome(-\w+)?|msedge(-\w+)?)$/;
 
 interface CommanderLike {
   options: { attributeName(): string }[];
@@ -175,12 +175,12 @@ export async function resolveUpstreamConfig(config: Config, env: Env, inputs: Up
   // headless (a session asks for a window itself).
   const headless = stdio && inputs.headlessGiven === false ? await upstreamHeadless(tools, { ...fromFlags, browser: 'chromium', ...outputDir }, filtered, config.headless) : config.headless;
   const cliOptions = { ...fromFlags, browser: 'chromium', headless, ...outputDir };
+  const configFile = (fromFlags.config as string | undefined) ?? env.PLAYWRIGHT_MCP_CONFIG;
   let resolved: UpstreamConfig;
   try {
     resolved = await tools.resolveCLIConfigForMCP(cliOptions, filtered);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    const configFile = (fromFlags.config as string | undefined) ?? env.PLAYWRIGHT_MCP_CONFIG;
     const file = configFile ? ` (config file ${configFile}${fromFlags.config ? ', --config' : ', PLAYWRIGHT_MCP_CONFIG'})` : '';
     throw new ConfigError(
       `Invalid Playwright MCP setting${file}: ${(error as Error).message.replace(/\.$/, '')}. Fix: correct or unset it; accepted values are those of Playwright MCP (@playwright/mcp README).`,
@@ -192,11 +192,11 @@ export async function resolveUpstreamConfig(config: Config, env: Env, inputs: Up
     throw new ConfigError(
       `--isolated (a profile kept in memory) and --user-data-dir ${config.userDataDir} (a profile kept on disk) ask for two profiles; Playwright MCP refuses the pair too ("Browser userDataDir is not supported in isolated mode"). Fix: drop --isolated (or PLAYWRIGHT_MCP_ISOLATED, browser.isolated) to keep the profile in that dir, or drop --user-data-dir (PLAYWRIGHT_MCP_USER_DATA_DIR) for one in memory.`,
     );
-  checkNumericConfig(resolved, (fromFlags.config as string | undefined) ?? env.PLAYWRIGHT_MCP_CONFIG);
+  checkNumericConfig(resolved, configFile);
   const browser = (fromFlags.browser as string | undefined) ?? env.PLAYWRIGHT_MCP_BROWSER;
   if (browser && !CHROMIUM_FAMILY.test(browser))
     throw new ConfigError(`${fromFlags.browser ? '--browser' : 'PLAYWRIGHT_MCP_BROWSER'} selects ${browser}, but this server drives Chromium builds only (the engine is chosen by --browser-engine). Fix: drop it, or use chromium.`);
-  if (!browser) await checkFileBrowser(tools, (fromFlags.config as string | undefined) ?? env.PLAYWRIGHT_MCP_CONFIG);
+  if (!browser) await checkFileBrowser(tools, configFile);
   const { channel: _channel, ...launchOptions } = resolved.browser?.launchOptions ?? {};
   // The upstream fills in a viewport nobody set (1280x720 headless, none headed);
   // the launch plan decides it instead (the vendor's geometry on the stealth engine).
