@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startReleaseServer, VALID_KEY, VERSION, type ReleaseServer } from './helpers/release-server.ts';
-import { ROOT, runCli, runToEnd, testEnv } from './helpers/server.ts';
+import { runCli, runToEnd, testEnv } from './helpers/server.ts';
+import { UPSTREAM_CLI } from './helpers/upstream-cli.ts';
 
 describe('login, logout, info; custom binary errors', () => {
   let release: ReleaseServer;
@@ -68,8 +69,7 @@ describe('login, logout, info; custom binary errors', () => {
   });
 
   test('install-browser with --browser-engine playwright runs the installer the upstream runs: --dry-run prints the same', async () => {
-    const upstreamCli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
-    const theirs = await runToEnd(process.execPath, [upstreamCli, 'install-browser', '--dry-run', 'chromium'], { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' }, 60_000);
+    const theirs = await runToEnd(process.execPath, [UPSTREAM_CLI, 'install-browser', '--dry-run', 'chromium'], { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' }, 60_000);
     const ours = await runCli(['install-browser', '--dry-run', 'chromium', '--browser-engine', 'playwright'], env());
     assert.equal(theirs.code, 0, theirs.stderr);
     assert.equal(ours.code, 0, ours.stderr);

@@ -7,8 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import { useTempDir } from './helpers/fixtures.ts';
 import { httpClient, initializeBody, startHttpServer, type HttpServer } from './helpers/http-server.ts';
 import { freePort } from './helpers/processes.ts';
-import { localInfo, ROOT, testEnv, textOf } from './helpers/server.ts';
-import { CHROMIUM } from './helpers/upstream-cli.ts';
+import { localInfo, testEnv, textOf } from './helpers/server.ts';
+import { CHROMIUM, UPSTREAM_CLI } from './helpers/upstream-cli.ts';
 
 // --shared-browser-context over Streamable HTTP: every client works in one
 // browser context. The same clients and calls on the upstream CLI and on ours,
@@ -24,8 +24,7 @@ if (location.pathname === '/set') { document.cookie = 'who=first; path=/'; local
 /** The upstream CLI serving HTTP on a free port; resolves once it answers. */
 async function upstreamHttp(dir: string, args: string[]): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const cli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
-  const child = spawn(process.execPath, [cli, '--port', String(port), '--browser', 'chromium', '--executable-path', CHROMIUM, '--headless', '--no-sandbox', '--output-dir', dir, ...args], {
+  const child = spawn(process.execPath, [UPSTREAM_CLI, '--port', String(port), '--browser', 'chromium', '--executable-path', CHROMIUM, '--headless', '--no-sandbox', '--output-dir', dir, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', TMPDIR: dir },
     stdio: ['ignore', 'ignore', 'ignore'],
   });

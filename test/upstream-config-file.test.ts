@@ -6,8 +6,8 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { useSite, useTempDir } from './helpers/fixtures.ts';
 import { httpClient } from './helpers/http-server.ts';
-import { connect, ROOT, runCli, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
-import { CHROMIUM, connectUpstream } from './helpers/upstream-cli.ts';
+import { connect, runCli, serverCommand, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { CHROMIUM, UPSTREAM_CLI, connectUpstream } from './helpers/upstream-cli.ts';
 
 // A Playwright MCP config file, or command line, used as it is with the
 // upstream CLI and with ours in the same run: what each serves, and what a
@@ -43,7 +43,6 @@ test("a config file's server section (JSON, INI) serves Streamable HTTP on its p
     ['flat.ini', (port) => `server.port = ${port}\nserver.host = localhost\n`],
   ];
   const [command, base] = serverCommand();
-  const upstreamCli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
   for (const [name, text] of files) {
     for (const side of ['upstream', 'ours'] as const) {
       const port = await freePort();
@@ -51,7 +50,7 @@ test("a config file's server section (JSON, INI) serves Streamable HTTP on its p
       fs.writeFileSync(file, text(port));
       const child =
         side === 'upstream'
-          ? spawn(process.execPath, [upstreamCli, '--config', file, '--browser', 'chromium', '--executable-path', CHROMIUM, '--headless', '--isolated', '--no-sandbox'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', TMPDIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] })
+          ? spawn(process.execPath, [UPSTREAM_CLI, '--config', file, '--browser', 'chromium', '--executable-path', CHROMIUM, '--headless', '--isolated', '--no-sandbox'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', TMPDIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] })
           : spawn(command, [...base, '--config', file], { env: testEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
       try {
         const { client } = await clientWhenListening(port, child);

@@ -7,8 +7,8 @@ import { describe, test } from 'node:test';
 import { UPSTREAM_FLAGS } from '../src/config/upstream-flags.ts';
 import { useSession, useSite, useTempDir } from './helpers/fixtures.ts';
 import { httpClient } from './helpers/http-server.ts';
-import { connect, ROOT, runCli, runToEnd, serverCommand, testEnv, textOf } from './helpers/server.ts';
-import { CHROMIUM, connectUpstream } from './helpers/upstream-cli.ts';
+import { connect, runCli, runToEnd, serverCommand, testEnv, textOf } from './helpers/server.ts';
+import { CHROMIUM, UPSTREAM_CLI, connectUpstream } from './helpers/upstream-cli.ts';
 import { spawn } from 'node:child_process';
 import { freePort } from './helpers/processes.ts';
 import { initializeBody, MCP_HEADERS } from './helpers/http-server.ts';
@@ -22,7 +22,7 @@ interface CommanderOption {
 
 /** The live option list of the installed upstream CLI (its own commander definition). */
 function upstreamOptions(): CommanderOption[] {
-  const require = createRequire(path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'));
+  const require = createRequire(UPSTREAM_CLI);
   const { program } = require('playwright-core/lib/utilsBundle');
   const { tools } = require('playwright-core/lib/coreBundle');
   const command = new program.constructor();
@@ -112,8 +112,7 @@ describe('upstream flags: bad input exits 2 with the fix, nothing starts', () =>
   }
   test('--isolated with --user-data-dir is refused, as the upstream CLI refuses it', async () => {
     const args = ['--isolated', '--user-data-dir', path.join(dir.path, 'profile')];
-    const upstreamCli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
-    const theirs = await runToEnd(process.execPath, [upstreamCli, '--headless', ...args], { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' }, 30_000);
+    const theirs = await runToEnd(process.execPath, [UPSTREAM_CLI, '--headless', ...args], { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' }, 30_000);
     assert.notEqual(theirs.code, 0);
     assert.match(theirs.stderr, /userDataDir is not supported in isolated mode/);
     const ours = await runCli(args, testEnv(dir.path));
@@ -220,7 +219,7 @@ async function hostStatuses(command: string, args: string[], hosts: string[]): P
 }
 
 test("--allowed-hosts as the upstream reads it: '*' lets any Host in, a named host is let in (the upstream CLI alongside)", { timeout: 120_000 }, async () => {
-  const upstream = [path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js'), '--headless', '--executable-path', CHROMIUM];
+  const upstream = [UPSTREAM_CLI, '--headless', '--executable-path', CHROMIUM];
   const [command, base] = serverCommand();
   for (const [allowed, hosts, expected] of [
     ['*', ['mcp.example', 'mcp.example:PORT', 'localhost:PORT'], [200, 200, 200]],

@@ -6,8 +6,8 @@ import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { useTempDir } from './helpers/fixtures.ts';
-import { RecordingStdioTransport, ROOT, serverCommand, testEnv, textOf } from './helpers/server.ts';
-import { CHROMIUM } from './helpers/upstream-cli.ts';
+import { RecordingStdioTransport, serverCommand, testEnv, textOf } from './helpers/server.ts';
+import { CHROMIUM, UPSTREAM_CLI } from './helpers/upstream-cli.ts';
 
 // An MCP client over stdio (VS Code, Cursor, Claude Code...) names its
 // workspace in `roots`, and may start the server in another directory. The
@@ -50,8 +50,7 @@ async function play(side: Side, base: string, args: string[], roots: 'offered' |
   fs.writeFileSync(path.join(root, 'notes.txt'), 'in the workspace');
   let transport: RecordingStdioTransport;
   if (side === 'upstream') {
-    const cli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
-    transport = new RecordingStdioTransport(process.execPath, [cli, '--browser', 'chromium', '--executable-path', CHROMIUM, '--headless', '--isolated', '--no-sandbox', ...args], { PATH: process.env.PATH ?? '', HOME: home, TMPDIR: path.join(base, 'tmp') }, cwd);
+    transport = new RecordingStdioTransport(process.execPath, [UPSTREAM_CLI, '--browser', 'chromium', '--executable-path', CHROMIUM, '--headless', '--isolated', '--no-sandbox', ...args], { PATH: process.env.PATH ?? '', HOME: home, TMPDIR: path.join(base, 'tmp') }, cwd);
   } else {
     const [command, baseArgs] = serverCommand();
     // No output dir: files go where the upstream's rule puts them, from the workspace.

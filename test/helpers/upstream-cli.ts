@@ -5,6 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { RecordingStdioTransport, ROOT } from './server.ts';
 
 export const CHROMIUM = process.env.STEALTH_TEST_CHROMIUM ?? '/usr/lib/chromium/chromium';
+/** The installed upstream CLI's entry. */
+export const UPSTREAM_CLI = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
 
 // The upstream CLI exits on stdin's end without closing its browser, whose
 // singleton-socket dir then stays in TMPDIR: one per session, ~400 a CI run.
@@ -25,8 +27,7 @@ export interface UpstreamOptions {
 
 /** A stdio transport (not started) to the upstream Playwright MCP CLI of package-lock, on the same Chromium: the yardstick. */
 export function upstreamTransport(outputDir: string, extraArgs: string[] = [], env: Record<string, string> = {}, { headless = true, isolated = true }: UpstreamOptions = {}): RecordingStdioTransport {
-  const cli = path.join(ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
-  const args = [cli, '--browser', 'chromium', '--executable-path', CHROMIUM, ...(headless ? ['--headless'] : []), ...(isolated ? ['--isolated'] : []), '--no-sandbox', '--output-dir', outputDir, ...extraArgs];
+  const args = [UPSTREAM_CLI, '--browser', 'chromium', '--executable-path', CHROMIUM, ...(headless ? ['--headless'] : []), ...(isolated ? ['--isolated'] : []), '--no-sandbox', '--output-dir', outputDir, ...extraArgs];
   return new RecordingStdioTransport(process.execPath, args, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', TMPDIR: upstreamTmpDir(), ...env });
 }
 
