@@ -127,14 +127,14 @@ export interface HungPages {
   rootless: string[];
   /** Pages that answer but replaced their document while watched (left open). */
   reloading: string[];
-  /** Pages whose navigation still waits for a response (left open), with the URL it waits for. */
-  navigating: { page: string; waitingFor: string }[];
+  /** Pages whose navigation still waits for a response (left open), with the URL it waits for; `now()`: still waiting for it. */
+  navigating: { page: string; waitingFor: string; now(): boolean }[];
   /** Pages that did not answer while no renderer ran and the browser's own processes did (waiting on it: not stuck; left open up to 30 s). */
   waiting: string[];
   /** Pages that did not answer while the machine had no CPU for their renderer (it waited for one most of the time; left open up to 30 s). */
   starved: string[];
-  /** Open JavaScript dialogs, when pages were silent while one was open (none of them closed); the first one's tab is made current. */
-  dialogs: { page: string; type: string; message: string; current: boolean }[];
+  /** Open JavaScript dialogs, when pages were silent while one was open (none of them closed); the first one's tab is made current. `now()`: still open. */
+  dialogs: { page: string; type: string; message: string; current: boolean; now(): boolean }[];
   /** Pages busy when asked whose renderer had run Playwright's script within probeMs (trustRecent): left open, unless a later check finds them stuck. */
   unconfirmed: string[];
 }
@@ -208,10 +208,10 @@ export async function closeUnresponsivePages(context: BrowserContext, options: H
   // A navigation answered since its probe waits no more: nothing to say about it.
   const navigating = pages.flatMap((page, i) => {
     const waitingFor = states[i] === 'navigating' ? navigationWaitingFor(page) : undefined;
-    return waitingFor ? [{ page: page.url(), waitingFor }] : [];
+    return waitingFor ? [{ page: page.url(), waitingFor, now: () => !page.isClosed() && navigationWaitingFor(page) === waitingFor }] : [];
   });
   const held = states.includes('held');
   const current = held && withDialog[0] ? await makeCurrentTab(withDialog[0].page) : false;
-  const dialogs = held ? withDialog.map(({ page, dialog }, i) => ({ page: page.url(), type: dialog.type(), message: dialog.message(), current: i === 0 && current })) : [];
+  const dialogs = held ? withDialog.map(({ page, dialog }, i) => ({ page: page.url(), type: dialog.type(), message: dialog.message(), current: i === 0 && current, now: () => !page.isClosed() && openDialogOf(page) === dialog })) : [];
   return { closed: hung.filter((page) => page.isClosed()).map((page) => urls.get(page)!), closing: closing.map((page) => urls.get(page)!), loading, rootless: urlsIn('rootless'), reloading: urlsIn('reloading'), navigating, waiting: urlsIn('waiting'), starved: urlsIn('starved'), dialogs, unconfirmed: urlsIn('lately') };
 }

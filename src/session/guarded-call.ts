@@ -54,7 +54,7 @@ export async function guardedCall(session: GuardedCallSession, params: ToolCallP
     navigation?.ends();
   }
   const closedNow = result.isError && TIMED_OUT.test(textOf(result)) ? await hangs.afterTimeout() : undefined;
-  for (const note of [closedAfterCancel, stuckNote, closedNow]) if (note) result = withNote(result, note);
+  for (const note of [closedAfterCancel(), stuckNote, closedNow]) if (note) result = withNote(result, note);
   if (result.isError && CRASHED.test(textOf(result))) result = withNote(result, CRASH_NOTE);
   // In this mode the upstream disposes its backend on browser_close but leaves
   // the browser up; closing it resets the upstream so the next call relaunches.

@@ -25,7 +25,7 @@ export class HangWatch {
   #browser: SessionBrowser;
   #log: Logger;
   #sessionId: string;
-  #background: Promise<string | undefined> | undefined;
+  #background: Promise<HungPages | undefined> | undefined;
 
   constructor(browser: SessionBrowser, log: Logger, sessionId: string) {
     this.#browser = browser;
@@ -46,6 +46,11 @@ export class HangWatch {
     return this.#noteFor(found);
   }
 
+  #logClosed({ closed, closing }: HungPages): void {
+    const all = [...closed, ...closing];
+    if (all.length) this.#log.warn(`session ${this.#sessionId}: ${all.length} unresponsive page(s), ${closed.length} closed, ${closing.length} still closing: ${listed(all)}`);
+  }
+
   /**
    * The check while a call is still under way: its note only when it closed
    * pages (which ends the call). What it finds and leaves open may change
@@ -60,21 +65,29 @@ export class HangWatch {
   checkInBackground(): void {
     if (!this.#browser.running) return;
     this.#background ??= this.#browser.closeHungPages(AFTER_CALL_PROBE_MS).then(
-      (closed) => this.#noteFor(closed),
+      (found) => {
+        this.#logClosed(found);
+        return found;
+      },
       () => undefined,
     );
   }
 
-  /** Waits for a check started in the background (bounded: two probes and a close), once. */
-  async pendingNote(): Promise<string | undefined> {
-    const pending = this.#background;
+  /**
+   * Waits for a check started in the background (bounded: two probes and a
+   * close), once. Its note is written when the next call ends, from what is
+   * still so then: the navigation it waited for may have been answered, the
+   * dialog it found answered by that very call (browser_handle_dialog).
+   */
+  async pendingNote(): Promise<() => string | undefined> {
+    const found = await this.#background;
     this.#background = undefined;
-    return pending;
+    return () => (found ? this.#noteFor({ ...found, navigating: found.navigating.filter((page) => page.now()), dialogs: found.dialogs.filter((dialog) => dialog.now()) }, false) : undefined);
   }
 
-  #noteFor({ closed, closing, loading, rootless, reloading, navigating, waiting, starved, dialogs }: HungPages): string | undefined {
-    const all = [...closed, ...closing];
-    if (all.length) this.#log.warn(`session ${this.#sessionId}: ${all.length} unresponsive page(s), ${closed.length} closed, ${closing.length} still closing: ${listed(all)}`);
+  #noteFor(found: HungPages, log = true): string | undefined {
+    const { closed, closing, loading, rootless, reloading, navigating, waiting, starved, dialogs } = found;
+    if (log) this.#logClosed(found);
     const notes = [];
     // The upstream's snapshot waits for a root element; said here, since its timeout alone does not tell why.
     if (rootless.length) notes.push(`Note: the page${named(rootless)} has no root element (a script removed it), so no snapshot of it can be taken and calls that include one time out. Navigate elsewhere to continue.`);

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { useTempDir } from './helpers/fixtures.ts';
+import { closeAll, connect, testEnv, textOf, type Connected } from './helpers/server.ts';
+import { connectUpstream } from './helpers/upstream-cli.ts';
+
+// A call the client cancels gets no answer; ours then checks the pages in the
+// background and gives what it found to the next call (session/hang-watch.ts).
+// What it found may have ended by the time that call does: the navigation it
+// waited for was answered, the dialog it found was answered by that very call.
+// The next call must then read as the upstream's does, with no note; a note
+// still true when it ends (a server that never answers) is kept.
+
+const SLOW_MS = 3000;
+const html = (title: string, body: string) => `<!doctype html><title>${title}</title>${body}`;
+
+function startSite(): Promise<{ url: string; close(): void }> {
+  const server = http.createServer((request, response) => {
+    const send = (body: string) => response.writeHead(200, { 'content-type': 'text/html' }).end(body);
+    if (request.url === '/slow') setTimeout(() => send(html('Slow', '<p>slow page arrived</p>')), SLOW_MS);
+    else if (request.url === '/never') request.on('close', () => response.destroy());
+    else if (request.url === '/timer-alert') send(html('Timer alert', '<p>alert soon</p><script>setTimeout(() => alert("from a timer"), 300)</script>'));
+    else send(html('Calm', '<p>calm page</p>'));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })));
+}
+
+/** Sends a call and cancels it after `ms`, as a client's stop button does. */
+async function cancelled(server: Connected, name: string, args: Record<string, unknown>, ms: number): Promise<void> {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort('cancelled by the test'), ms);
+  await assert.rejects(server.client.callTool({ name, arguments: args }, undefined, { signal: controller.signal }), /cancelled by the test/);
+}
+
+const call = async (server: Connected, name: string, args: Record<string, unknown> = {}) => textOf(await server.client.callTool({ name, arguments: args }));
+
+describe('after a cancelled call: the next result says what is still so, as the upstream does', () => {
+  const dirs = useTempDir('spm-after-cancel-');
+  let site: { url: string; close(): void };
+  let upstream: Connected;
+  let ours: Connected;
+  before(async () => {
+    site = await startSite();
+    [upstream, ours] = await Promise.all([connectUpstream(`${dirs.path}/upstream`), connect(testEnv(`${dirs.path}/ours`))]);
+  });
+  after(async () => {
+    await closeAll([upstream, ours].filter(Boolean));
+    site?.close();
+  });
+
+  async function both<T>(play: (server: Connected) => Promise<T>): Promise<{ upstream: T; ours: T }> {
+    const [a, b] = await Promise.all([play(upstream), play(ours)]);
+    return { upstream: a, ours: b };
+  }
+
+  test('a navigation cancelled before its server answered: the next snapshot, taken once it has, carries no note', { timeout: 60_000 }, async () => {
+    const read = await both(async (server) => {
+      await call(server, 'browser_navigate', { url: `${site.url}/` });
+      await cancelled(server, 'browser_navigate', { url: `${site.url}/slow` }, 1000);
+      return call(server, 'browser_snapshot');
+    });
+    assert.match(read.upstream, /slow page arrived/);
+    assert.equal(read.ours, read.upstream);
+  });
+
+  test('a dialog open when a call was cancelled: browser_handle_dialog answers it, and its result carries no note', { timeout: 60_000 }, async () => {
+    const read = await both(async (server) => {
+      await call(server, 'browser_navigate', { url: `${site.url}/timer-alert` });
+      await cancelled(server, 'browser_wait_for', { time: 10 }, 2000);
+      const answered = await call(server, 'browser_handle_dialog', { accept: true });
+      return { answered, after: await call(server, 'browser_snapshot') };
+    });
+    assert.equal(read.ours.answered, read.upstream.answered);
+    assert.match(read.ours.after, /alert soon/);
+    assert.equal(read.ours.after, read.upstream.after);
+  });
+
+  test('a navigation whose server never answers: the next call still says what the page waits for', { timeout: 60_000 }, async () => {
+    await call(ours, 'browser_navigate', { url: `${site.url}/` });
+    await cancelled(ours, 'browser_navigate', { url: `${site.url}/never` }, 1000);
+    const tabs = await call(ours, 'browser_tabs', { action: 'list' });
+    assert.match(tabs, /Note: the page \S+ is navigating to \S+\/never, which has not answered yet/);
+    // Navigating elsewhere continues, as the note says.
+    assert.match(await call(ours, 'browser_navigate', { url: `${site.url}/` }), /Page Title: Calm/);
+  });
+});
