@@ -40,7 +40,7 @@ export async function guardedCall(session: GuardedCallSession, params: ToolCallP
   // Only a snapshot cannot make the page log: it may share the last result's console flush.
   if (params.name !== 'browser_snapshot') browser.actionStarts();
   const sent = { at: performance.now(), browserRan: browser.running, closedTabs: browser.closedTabs };
-  const inputEnds = isInputTool(params.name) ? await browser.inputStarts() : void (await browser.otherStarts());
+  const inputEnds = isInputTool(params.name) ? await browser.inputStarts(extra.signal) : void (await browser.otherStarts());
   const navigation = NAVIGATION_TOOLS.has(params.name) ? await browser.navigationStarts() : undefined;
   let result: CallToolResult;
   let stuckNote: string | undefined;

@@ -1,5 +1,6 @@
 import type { Keyboard, Page } from 'playwright-core';
 import type { Call } from '../upstream-call.ts';
+import { inputCallOf } from './cancelled-calls.ts';
 import { inputStep, type DialogWatch } from './dialog-watch.ts';
 import { between, keyHoldMs, sleep } from './timing.ts';
 
@@ -78,12 +79,15 @@ const SLOW_KEYS = 3;
  * dialog the page opens ('dialog') or at a key left unanswered ('stalled'),
  * and on a page slow to take each key the rest is inserted at once; without
  * one, a key waits as Playwright's own typing waits (browser_type's slowly
- * mode: the upstream answers with the dialog and types on after it).
+ * mode: the upstream answers with the dialog and types on after it). A
+ * watched text whose call the client cancelled gets its rest at once
+ * (cancelled-calls.ts).
  */
 export async function typeLikeAPerson(keyboard: Keyboard, text: string, watch?: DialogWatch): Promise<'typed' | 'dialog' | 'stalled'> {
   const keys = plain!;
   const step = (work: () => Promise<unknown>) => (watch ? inputStep(watch, work) : work().then(() => 'done' as const));
   const chars = [...text];
+  const call = watch ? inputCallOf(pageOf(keyboard)) : undefined;
   let slowInARow = 0;
   // One key with its hold; how long the page took over it beyond the hold counts towards a slow page.
   const typeKey = async (char: string) => {
@@ -94,7 +98,7 @@ export async function typeLikeAPerson(keyboard: Keyboard, text: string, watch?: 
     return done;
   };
   for (const [index, char] of chars.entries()) {
-    if (watch && slowInARow >= SLOW_KEYS) {
+    if (watch && (slowInARow >= SLOW_KEYS || call?.aborted)) {
       const inserted = await step(() => keyboard.insertText(chars.slice(index).join('')));
       return inserted === 'done' ? 'typed' : inserted;
     }

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { boxInUtilityWorld, pathKeepingHover, SILENT, underPointer, type ElementBox } from '../utility-world.ts';
+import { inputCallOf } from './cancelled-calls.ts';
 import { inputStep, raisesDialogsOnInput, watchForDialog } from './dialog-watch.ts';
 import { isHumanized } from './enabled.ts';
 import { pointerHeld } from './held-pointer.ts';
@@ -104,7 +105,9 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
   const page = locator.page();
   if (!isHumanized(page) || raisesDialogsOnInput(page)) return undefined;
   const watch = watchForDialog(page);
-  const move = async (point: Point) => (await inputStep(watch, () => page.mouse.move(point.x, point.y), STALL_MS)) === 'done';
+  // A call cancelled on the way: the rest of it is the upstream's action, at once (cancelled-calls.ts).
+  const call = inputCallOf(page);
+  const move = async (point: Point) => !call?.aborted && (await inputStep(watch, () => page.mouse.move(point.x, point.y), STALL_MS)) === 'done';
   try {
     const viewport = viewportOf(page);
     const from = pointer.get(page) ?? onPixelGrid({ x: between(0, viewport.width), y: between(viewport.height * 0.6, viewport.height) }, 1);

@@ -1,0 +1,22 @@
+import type { BrowserContext, Page } from 'playwright-core';
+
+// A call the client cancels gets no answer, but the upstream's tool goes on
+// to its end, as on the upstream. There a fill ends at once; here a
+// humanised one types on for seconds in the background, its keys landing
+// among those of the client's next calls (a text for one field typed into
+// the next). Once its call is cancelled, the rest of the text goes in at
+// once, as the upstream's fill puts it. Typing the client asked to be key
+// by key (browser_type's slowly, browser_press_sequentially) goes on as the
+// upstream's does.
+
+const calls = new WeakMap<BrowserContext, AbortSignal>();
+
+/** The input tool call that runs now in this context: its signal aborts when the client cancels it. */
+export function inputCallStarts(context: BrowserContext, signal: AbortSignal): void {
+  calls.set(context, signal);
+}
+
+/** The signal of the input call running now in the page's context, read when an input starts. */
+export function inputCallOf(page: Page): AbortSignal | undefined {
+  return calls.get(page.context());
+}
