@@ -25,7 +25,7 @@ function startSite(): Promise<{ url: string; close(): void }> {
     if (request.url === '/slow') setTimeout(() => send(html('Slow', '<p>slow page arrived</p>')), SLOW_MS);
     else if (request.url === '/never') request.on('close', () => response.destroy());
     else if (request.url === '/two-fields') send(html('Two fields', '<input aria-label="First"><input aria-label="Second">'));
-    else if (request.url === '/timer-alert') send(html('Timer alert', '<p>alert soon</p><script>setTimeout(() => alert("from a timer"), 300)</script>'));
+    else if (request.url === '/timer-alert') send(html('Timer alert', '<p>alert soon</p><script>setTimeout(() => alert("from a timer"), 1000)</script>'));
     else send(html('Calm', '<p>calm page</p>'));
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })));
@@ -84,7 +84,11 @@ describe('after a cancelled call: the next result says what is still so, as the 
       const answered = await call(server, 'browser_handle_dialog', { accept: true });
       return { answered, after: await call(server, 'browser_snapshot') };
     });
-    assert.equal(read.ours.answered, read.upstream.answered);
+    // The upstream's answer adds the page's header when its navigate's result had named the dialog
+    // (a timing of its own: the first navigate of a session, on a slow start): the rest reads the same.
+    const withoutHeader = (text: string) => text.replace(/^### Page\n(- .*\n?)*/m, '').trim();
+    assert.equal(withoutHeader(read.ours.answered), withoutHeader(read.upstream.answered));
+    assert.doesNotMatch(read.ours.answered, /Note:/);
     assert.match(read.ours.after, /alert soon/);
     assert.equal(read.ours.after, read.upstream.after);
   });

@@ -1,5 +1,4 @@
 import type { Browser, BrowserContext } from 'playwright-core';
-import { inputCallStarts } from './humanize/cancelled-calls.ts';
 import type { Logger } from '../log.ts';
 import { metrics } from '../metrics/metrics.ts';
 import { attach, displayEndpoint, type AttachTarget } from './attach.ts';
@@ -141,11 +140,10 @@ export class SessionBrowser {
     if (this.#quiet) consoleMayHaveChanged(this.#quiet);
   }
 
-  /** An input tool starts: a passkey request goes to no dialog until the returned function is called (passkey-guard.ts; attached browsers are the user's); its input hurries once `cancelled` aborts (humanize/cancelled-calls.ts). */
-  async inputStarts(cancelled: AbortSignal): Promise<() => void> {
-    for (const context of await this.#runningContexts()) inputCallStarts(context, cancelled);
+  /** An input tool starts: a passkey request goes to no dialog until the returned function is called (passkey-guard.ts). Attached browsers are the user's. */
+  inputStarts(): Promise<() => void> {
     const passkeys = this.#guards.passkeys;
-    return this.running && passkeys ? passkeys.inputStarts() : () => {};
+    return this.running && passkeys ? passkeys.inputStarts() : Promise.resolve(() => {});
   }
 
   /** Any other tool starts: the passkey environment of an input tool before it goes. */
