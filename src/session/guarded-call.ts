@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '../mcp-sdk.ts';
 import type { SessionBrowser } from '../browser/session-browser.ts';
-import { inputCallStarts } from '../browser/humanize/cancelled-calls.ts';
+import { toolCallStarts } from '../browser/humanize/cancelled-calls.ts';
 import type { Logger } from '../log.ts';
 import { bundleCodeCacheReady } from '../bundle-code-cache.ts';
 import { callDeadlineMs, currentTabCheckMs, forwardToolCall } from './forward-call.ts';
@@ -43,7 +43,7 @@ export async function guardedCall(session: GuardedCallSession, params: ToolCallP
   const sent = { at: performance.now(), browserRan: browser.running, closedTabs: browser.closedTabs };
   // Its humanised input (an input tool's, or the user's code's) hurries once the client cancels it.
   const context = await browser.currentContext();
-  if (context) inputCallStarts(context, extra.signal);
+  if (context) toolCallStarts(context, extra.signal);
   const inputEnds = isInputTool(params.name) ? await browser.inputStarts() : void (await browser.otherStarts());
   const navigation = NAVIGATION_TOOLS.has(params.name) ? await browser.navigationStarts() : undefined;
   let result: CallToolResult;

@@ -12,11 +12,11 @@ import type { BrowserContext, Page } from 'playwright-core';
 const calls = new WeakMap<BrowserContext, AbortSignal>();
 
 /** The tool call that runs now in this context: its signal aborts when the client cancels it. */
-export function inputCallStarts(context: BrowserContext, signal: AbortSignal): void {
+export function toolCallStarts(context: BrowserContext, signal: AbortSignal): void {
   calls.set(context, signal);
 }
 
 /** The signal of the call running now in the page's context, read when an input starts. */
-export function inputCallOf(page: Page): AbortSignal | undefined {
+export function toolCallOf(page: Page): AbortSignal | undefined {
   return calls.get(page.context());
 }

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { serverObject } from '../utility-world.ts';
-import { inputCallOf } from './cancelled-calls.ts';
+import { toolCallOf } from './cancelled-calls.ts';
 
 // The contexts whose input is humanised (--humanize); the patched Playwright
 // methods are shared by every context of the process.
@@ -20,4 +20,4 @@ export const humanizeContext = (context: BrowserContext): void => void contexts.
 const showsActions = (page: Page): boolean => serverObject(page)?.screencast?._actions !== undefined;
 
 /** Humanised input for a call the client still waits for: a cancelled one's rest goes as the upstream's (cancelled-calls.ts). */
-export const isHumanized = (page: Page): boolean => contexts.has(page.context()) && !showsActions(page) && !inputCallOf(page)?.aborted;
+export const isHumanized = (page: Page): boolean => contexts.has(page.context()) && !showsActions(page) && !toolCallOf(page)?.aborted;

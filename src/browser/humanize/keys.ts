@@ -1,6 +1,6 @@
 import type { Keyboard, Page } from 'playwright-core';
 import type { Call } from '../upstream-call.ts';
-import { inputCallOf } from './cancelled-calls.ts';
+import { toolCallOf } from './cancelled-calls.ts';
 import { inputStep, type DialogWatch } from './dialog-watch.ts';
 import { between, keyHoldMs, sleep } from './timing.ts';
 
@@ -87,7 +87,7 @@ export async function typeLikeAPerson(keyboard: Keyboard, text: string, watch?: 
   const keys = plain!;
   const step = (work: () => Promise<unknown>) => (watch ? inputStep(watch, work) : work().then(() => 'done' as const));
   const chars = [...text];
-  const call = watch ? inputCallOf(pageOf(keyboard)) : undefined;
+  const call = watch ? toolCallOf(pageOf(keyboard)) : undefined;
   let slowInARow = 0;
   // One key with its hold; how long the page took over it beyond the hold counts towards a slow page.
   const typeKey = async (char: string) => {

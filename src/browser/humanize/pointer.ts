@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { boxInUtilityWorld, pathKeepingHover, SILENT, underPointer, type ElementBox } from '../utility-world.ts';
-import { inputCallOf } from './cancelled-calls.ts';
+import { toolCallOf } from './cancelled-calls.ts';
 import { inputStep, raisesDialogsOnInput, watchForDialog } from './dialog-watch.ts';
 import { isHumanized } from './enabled.ts';
 import { pointerHeld } from './held-pointer.ts';
@@ -106,7 +106,7 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
   if (!isHumanized(page) || raisesDialogsOnInput(page)) return undefined;
   const watch = watchForDialog(page);
   // A call cancelled on the way: the rest of it is the upstream's action, at once (cancelled-calls.ts).
-  const call = inputCallOf(page);
+  const call = toolCallOf(page);
   const move = async (point: Point) => !call?.aborted && (await inputStep(watch, () => page.mouse.move(point.x, point.y), STALL_MS)) === 'done';
   try {
     const viewport = viewportOf(page);
