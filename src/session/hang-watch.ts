@@ -25,7 +25,7 @@ export class HangWatch {
   #browser: SessionBrowser;
   #log: Logger;
   #sessionId: string;
-  #background: Promise<HungPages | undefined> | undefined;
+  #background: Promise<HungPages> | undefined;
 
   constructor(browser: SessionBrowser, log: Logger, sessionId: string) {
     this.#browser = browser;
@@ -41,14 +41,9 @@ export class HangWatch {
    * in the background as after a cancel, and its note goes to the next call.
    */
   async afterTimeout(): Promise<string | undefined> {
-    const found = await this.#browser.closeHungPages(AFTER_CALL_PROBE_MS, { trustRecent: true }).catch(() => NO_HUNG_PAGES);
+    const found = await this.#check(AFTER_CALL_PROBE_MS, { trustRecent: true });
     if (found.unconfirmed.length) this.checkInBackground();
     return this.#noteFor(found);
-  }
-
-  #logClosed({ closed, closing }: HungPages): void {
-    const all = [...closed, ...closing];
-    if (all.length) this.#log.warn(`session ${this.#sessionId}: ${all.length} unresponsive page(s), ${closed.length} closed, ${closing.length} still closing: ${listed(all)}`);
   }
 
   /**
@@ -57,20 +52,14 @@ export class HangWatch {
    * before the call ends; the check after a timeout says that.
    */
   async duringCall(callEnded: AbortSignal): Promise<string | undefined> {
-    const found = await this.#browser.closeHungPages(DURING_CALL_PROBE_MS, { cancelled: callEnded }).catch(() => NO_HUNG_PAGES);
+    const found = await this.#check(DURING_CALL_PROBE_MS, { cancelled: callEnded });
     return found.closed.length || found.closing.length ? this.#noteFor({ ...NO_HUNG_PAGES, closed: found.closed, closing: found.closing, loading: found.loading }) : undefined;
   }
 
   /** Starts the check in the background (after a cancel, or to confirm a busy page); `pendingNote` hands its note to the next call. */
   checkInBackground(): void {
     if (!this.#browser.running) return;
-    this.#background ??= this.#browser.closeHungPages(AFTER_CALL_PROBE_MS).then(
-      (found) => {
-        this.#logClosed(found);
-        return found;
-      },
-      () => undefined,
-    );
+    this.#background ??= this.#check(AFTER_CALL_PROBE_MS);
   }
 
   /**
@@ -82,12 +71,22 @@ export class HangWatch {
   async pendingNote(): Promise<() => string | undefined> {
     const found = await this.#background;
     this.#background = undefined;
-    return () => (found ? this.#noteFor({ ...found, navigating: found.navigating.filter((page) => page.now()), dialogs: found.dialogs.filter((dialog) => dialog.now()) }, false) : undefined);
+    return () => (found ? this.#noteFor(found) : undefined);
   }
 
-  #noteFor(found: HungPages, log = true): string | undefined {
-    const { closed, closing, loading, rootless, reloading, navigating, waiting, starved, dialogs } = found;
-    if (log) this.#logClosed(found);
+  /** One check of the session's pages (a failed one finds nothing); the pages it closed are logged as it ends. */
+  async #check(probeMs: number, options?: Parameters<SessionBrowser['closeHungPages']>[1]): Promise<HungPages> {
+    const found = await this.#browser.closeHungPages(probeMs, options).catch(() => NO_HUNG_PAGES);
+    const all = [...found.closed, ...found.closing];
+    if (all.length) this.#log.warn(`session ${this.#sessionId}: ${all.length} unresponsive page(s), ${found.closed.length} closed, ${found.closing.length} still closing: ${listed(all)}`);
+    return found;
+  }
+
+  /** What a check found, as a note; a waiting navigation or an open dialog only while it still is (a note may be written a call later). */
+  #noteFor(found: HungPages): string | undefined {
+    const { closed, closing, loading, rootless, reloading, waiting, starved } = found;
+    const navigating = found.navigating.filter((page) => page.now());
+    const dialogs = found.dialogs.filter((dialog) => dialog.now());
     const notes = [];
     // The upstream's snapshot waits for a root element; said here, since its timeout alone does not tell why.
     if (rootless.length) notes.push(`Note: the page${named(rootless)} has no root element (a script removed it), so no snapshot of it can be taken and calls that include one time out. Navigate elsewhere to continue.`);
