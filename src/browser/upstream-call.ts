@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { loadedCoreBundle } from '../playwright-bundles.ts';
 
@@ -14,7 +15,6 @@ import { loadedCoreBundle } from '../playwright-bundles.ts';
 type Frame = { file: string; function?: string };
 interface Utils {
   coreDir(): string | undefined;
-  captureRawStack(): string[];
   parseStackFrame(line: string): Frame | null;
 }
 
@@ -41,15 +41,60 @@ function makeFactory(): (() => Call) | null {
   }
 }
 
+interface CallSite {
+  getFileName(): string | null | undefined;
+  getFunctionName(): string | null;
+  isEval(): boolean;
+  toString(): string;
+}
+
+// Playwright's captureRawStack reads 50 frames, its own the first of them.
+const FRAMES = 49;
+
+/**
+ * V8's call sites of our caller, not formatted as text: formatting every frame
+ * (Node's prepareStackTrace) was most of a wrapped call's cost, three of them
+ * in each snapshot (~0.8 ms of the server's ~10 ms a call).
+ */
+function callSites(): CallSite[] {
+  const { stackTraceLimit, prepareStackTrace } = Error;
+  Error.stackTraceLimit = FRAMES;
+  Error.prepareStackTrace = (_error, sites) => sites;
+  try {
+    const holder: { stack?: CallSite[] } = {};
+    Error.captureStackTrace(holder, callSites);
+    return holder.stack ?? [];
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+    Error.prepareStackTrace = prepareStackTrace;
+  }
+}
+
+// The frame's text as it reads in a stack, which Playwright parses.
+const frameOf = (site: CallSite) => utils!.parseStackFrame(`    at ${site}`);
+
+/**
+ * The file Playwright's parse of the frame's text would give; undefined for a
+ * frame it leaves out. A named function's frame reads `name (file:line:col)`;
+ * the text of the others is parsed as Playwright does (an anonymous async
+ * frame's "file" then starts with "async ", which is not playwright-core's).
+ */
+function fileOf(site: CallSite): string | undefined {
+  const name = site.getFileName();
+  if (name && site.getFunctionName() && !site.isEval() && !name.startsWith('node:') && !name.startsWith('internal')) return name.startsWith('file://') ? fileURLToPath(name) : name;
+  return frameOf(site)?.file;
+}
+
 /** The raw name of the frame Playwright would name a call by, made where our caller was called. */
 function upstreamName(): string | undefined {
   const dir = utils!.coreDir()!;
-  const frames = utils!.captureRawStack().map((line) => utils!.parseStackFrame(line)).filter((frame): frame is Frame => !!frame?.file);
-  const ours = (frame: Frame) => !frame.file.startsWith(dir);
+  const frames = callSites().flatMap((site) => {
+    const file = fileOf(site);
+    return file ? [{ site, ours: !file.startsWith(dir) }] : [];
+  });
   let i = 0;
-  while (i < frames.length && !ours(frames[i]!)) i++; // Playwright's stack capture
-  while (i < frames.length && ours(frames[i]!)) i++; // this file and the wrapper
-  for (; i < frames.length - 1; i++) if (ours(frames[i + 1]!)) return frames[i]!.function;
+  while (i < frames.length && frames[i]!.ours) i++; // this file and the wrapper
+  for (; i < frames.length - 1; i++) if (frames[i + 1]!.ours) return frameOf(frames[i]!.site)?.function;
   return undefined;
 }
 
