@@ -148,3 +148,32 @@ export function loadAverage(): [number, number, number] {
   const [one = 0, five = 0, fifteen = 0] = os.loadavg();
   return [one, five, fifteen];
 }
+
+/** Share of all cores' time spent idle between two reads of /proc/stat. */
+function idleShare(): () => number {
+  const read = () => fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const before = read();
+  return () => {
+    const after = read();
+    const spent = after.map((v, i) => v - (before[i] ?? 0));
+    const total = spent.reduce((a, b) => a + b, 0);
+    // idle and iowait
+    return total > 0 ? ((spent[3] ?? 0) + (spent[4] ?? 0)) / total : 1;
+  };
+}
+
+/**
+ * Waits until the cores were at least `idle` idle over a whole second (what
+ * the step before left running, browsers shutting down or a refill, is done),
+ * for at most `maxMs`; returns the ms waited. Both sides of a comparison wait
+ * the same way, so neither starts on the other's leftovers.
+ */
+export async function untilQuiet(idle = 0.8, maxMs = 30_000): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < maxMs) {
+    const share = idleShare();
+    await new Promise((r) => setTimeout(r, 1000));
+    if (share() >= idle) break;
+  }
+  return Math.round(performance.now() - started);
+}

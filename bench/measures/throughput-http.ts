@@ -3,7 +3,7 @@ import { openHttpSession, stdioSession, type BenchSession } from '../http-sessio
 import { HTTP_THROUGHPUT_SESSIONS, startHttpServer } from '../http.ts';
 import { meets, type Figure, type MeasureResult } from '../report-types.ts';
 import { startStdio, type Variant } from '../servers.ts';
-import { cpuByKind } from '../proc.ts';
+import { cpuByKind, untilQuiet } from '../proc.ts';
 import { median, percentile, round, since } from '../stats.ts';
 
 // Measure 5b: 8 sessions each calling browser_snapshot in a loop at the same
@@ -75,7 +75,8 @@ export async function throughputHttp(ours: Variant, upstream: Variant, url: stri
   const notes: string[] = [];
   for (let run = 0; run < runs; run++) {
     for (const side of run % 2 === 0 ? (['ours', 'upstream'] as const) : (['upstream', 'ours'] as const)) {
-      log(`5b run ${run + 1}/${runs}: ${side}`);
+      const waited = await untilQuiet();
+      log(`5b run ${run + 1}/${runs}: ${side} (after ${waited} ms for the cores to go quiet)`);
       try {
         results[side].push(side === 'ours' ? await oursBurst(ours, url, calls) : await upstreamBurst(upstream, url, calls));
       } catch (error) {
@@ -110,6 +111,6 @@ export async function throughputHttp(ours: Variant, upstream: Variant, url: stri
         ...(ratio !== undefined ? { baseline: 'upstream-cli', ratio, ...(target ? { target, met: meets(target, ratio) } : {}) } : {}),
       });
   }
-  notes.unshift(`${HTTP_THROUGHPUT_SESSIONS} sessions at once, each ${calls} sequential browser_snapshot calls after a navigate and one untimed snapshot; calls/s = all calls / wall time; CPU per call = CPU time (user + system, from /proc) of each kind of process during the timed calls / calls: the server process (ours, or the ${HTTP_THROUGHPUT_SESSIONS} upstream CLI children), Chromium's browser process, its renderers, its other helpers. Target (issue 16): ≥ 1.2× the throughput of one upstream CLI child per client.`);
+  notes.unshift(`${HTTP_THROUGHPUT_SESSIONS} sessions at once, each ${calls} sequential browser_snapshot calls after a navigate and one untimed snapshot, each side's burst started once the cores were 80 % idle over a second (at most 30 s: the 16-session memory step before it leaves browsers shutting down); calls/s = all calls / wall time; CPU per call = CPU time (user + system, from /proc) of each kind of process during the timed calls / calls: the server process (ours, or the ${HTTP_THROUGHPUT_SESSIONS} upstream CLI children), Chromium's browser process, its renderers, its other helpers. Target (issue 16): ≥ 1.2× the throughput of one upstream CLI child per client.`);
   return { id: 'throughput-http', title: `5b. throughput across ${HTTP_THROUGHPUT_SESSIONS} concurrent HTTP sessions (browser_snapshot loops)`, figures, notes };
 }
