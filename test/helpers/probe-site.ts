@@ -15,7 +15,7 @@ const PROBE = `<!doctype html><title>Probe</title>
 <select id="pick" aria-label="Pick" style="position:absolute;left:420px;top:460px"><option>One</option><option disabled>Two</option><option>Three</option></select>
 <iframe id="frame" srcdoc="<p>frame</p>" style="position:absolute;left:0;top:600px;width:200px;height:80px"></iframe>
 <script>
-const probe = { moves: [], clicks: [], keys: [], keyEvents: [], ua: {}, modelContextReads: 0, timersSet: [] };
+const probe = { moves: [], clicks: [], keyEvents: [], ua: {}, modelContextReads: 0, timersSet: [] };
 window.__probe = probe;
 // The page's own calls of the built-ins the spies below watch run inside mine().
 let own = 0;
@@ -26,7 +26,6 @@ const mine = (work) => { own++; try { return work(); } finally { own--; } };
 for (const proto of [Document.prototype, Navigator.prototype]) Object.defineProperty(proto, 'modelContext', { get() { probe.modelContextReads++; return undefined; }, configurable: true });
 addEventListener('mousemove', (e) => mine(() => probe.moves.push([e.clientX, e.clientY, performance.now()])), true);
 addEventListener('click', (e) => mine(() => probe.clicks.push([e.clientX, e.clientY, probe.moves.length, e.isTrusted, e.target.id, [e.screenX - e.clientX - screenX, e.screenY - e.clientY - screenY, outerWidth - innerWidth, outerHeight - innerHeight]])), true);
-addEventListener('keydown', (e) => mine(() => probe.keys.push(performance.now())), true);
 for (const type of ['keydown', 'keyup']) addEventListener(type, (e) => mine(() => probe.keyEvents.push([type, e.key, performance.now()])), true);
 // A person's choice in a <select> gives trusted input and change events; one set from script does not.
 probe.selectEvents = [];
