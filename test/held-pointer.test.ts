@@ -57,4 +57,23 @@ describe('a page that opens a window of the browser\'s own (the screen-sharing p
       assert.doesNotMatch(text, HELD, `ours, click ${i + 1}: no held pointer to speak of`);
     }
   });
+
+  test('a click where the last one was, in a document loaded under the pointer since (no move on the way, no :hover yet): the page gets it on both, and ours says nothing of a held pointer (the upstream CLI alongside)', { timeout: 120_000 }, async (t) => {
+    const { upstream, ours } = await upstreamAndOurs(suite);
+    const play = async (d: Driver) => {
+      const clicks = [];
+      for (let i = 0; i < 2; i++) {
+        await d.go('/tiny-button');
+        clicks.push(await d.click('Tiny'));
+      }
+      return clicks;
+    };
+    const [theirs, mine] = await Promise.all([play(new Driver(upstream.client, suite.site)), play(new Driver(ours.client, suite.site))]);
+    t.diagnostic(`titles, upstream CLI: ${theirs.map(titleOf).join(' / ')}; ours: ${mine.map(titleOf).join(' / ')}`);
+    for (const [i, text] of mine.entries()) {
+      assert.equal(titleOf(theirs[i]!), 'Tiny +', `upstream, click ${i + 1}: the button got it`);
+      assert.equal(titleOf(text), titleOf(theirs[i]!), `ours, click ${i + 1}: the same page`);
+      assert.doesNotMatch(text, HELD, `ours, click ${i + 1}: no held pointer to speak of`);
+    }
+  });
 });

@@ -139,6 +139,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/beforeunload-spin': html('Endless beforeunload', `${button('Touch', "document.title = 'touched'")}<script>addEventListener('beforeunload', () => { for (;;) {} })</script>`),
   // No doctype: quirks mode, where a bare :hover matches links only.
   '/quirks': `<html><head><title>Quirks</title></head><body><h1>No doctype</h1>${button('Quirky button', "document.title += ' +'")}</body></html>`,
+  // A button of 2×2 px: a click can land on one point only, the same in the next document loaded under the pointer.
+  '/tiny-button': html('Tiny', `<button aria-label="Tiny" style="position:absolute;left:100px;top:100px;width:2px;height:2px;padding:0;border:0;min-width:0" onclick="document.title += ' +'"></button>`),
   '/print-click': html('Print on click', button('Print me', "print(); document.title = 'printed'")),
   '/print-timer': html('Print from a timer', `<p id="p">waiting</p><script>setTimeout(() => { print(); document.getElementById('p').textContent = 'printed from a timer'; }, 300)</script>`),
   '/print-loop': html('Print forever', button('Print forever', 'print()') + `<p id="p">no print yet</p><script>let n = 0; addEventListener('afterprint', () => { n++; document.getElementById('p').textContent = 'prints: ' + n; setTimeout(() => print(), 100); })</script>`),
