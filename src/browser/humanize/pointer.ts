@@ -107,8 +107,7 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
   const watch = watchForDialog(page);
   // A call cancelled on the way: the rest of it is the upstream's action, at once (cancelled-calls.ts).
   const call = toolCallOf(page);
-  let moves = 0;
-  const move = async (point: Point) => !call?.aborted && (await inputStep(watch, () => page.mouse.move(point.x, point.y), STALL_MS)) === 'done' && ++moves > 0;
+  const move = async (point: Point) => !call?.aborted && (await inputStep(watch, () => page.mouse.move(point.x, point.y), STALL_MS)) === 'done';
   try {
     const viewport = viewportOf(page);
     const from = pointer.get(page) ?? onPixelGrid({ x: between(0, viewport.width), y: between(viewport.height * 0.6, viewport.height) }, 1);
@@ -146,7 +145,8 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     viewports.set(page, bounds);
     const origin = { x: shown.x - box.target.x, y: shown.y - box.target.y };
     const target = onPixelGrid(shown, box.pixelRatio);
-    const movesBefore = moves;
+    const before = pointer.get(page) ?? from;
+    const stayed = before.x === target.x && before.y === target.y;
     if (!(await follow(await pathTo(locator, box, pointer.get(page) ?? from, target, origin, bounds)))) return undefined;
     pointer.set(page, target);
     const inFrame = { x: target.x - origin.x, y: target.y - origin.y };
@@ -160,7 +160,7 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     // A pointer the page did not get (held-pointer.ts): the click goes on as the upstream's, with a note.
     // Only a move on this way tells: a pointer already at the point (the last click's, on a document
     // loaded under it since) shows no :hover until it moves, held or not.
-    if (under?.shown === false && moves > movesBefore) pointerHeld(page);
+    if (under?.shown === false && !stayed) pointerHeld(page);
     // Playwright truncates a click point to 1/100 px: a hair past the point keeps float error from landing it off the grid.
     const HAIR = 0.001;
     return { x: target.x - origin.x - box.x - (box.border.left || 0) + HAIR, y: target.y - origin.y - box.y - (box.border.top || 0) + HAIR };
