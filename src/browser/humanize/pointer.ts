@@ -147,7 +147,7 @@ export async function approach(locator: Locator): Promise<Point | undefined> {
     const target = onPixelGrid(shown, box.pixelRatio);
     const before = pointer.get(page) ?? from;
     const stayed = before.x === target.x && before.y === target.y;
-    if (!(await follow(await pathTo(locator, box, pointer.get(page) ?? from, target, origin, bounds)))) return undefined;
+    if (!(await follow(await pathTo(locator, box, before, target, origin, bounds)))) return undefined;
     pointer.set(page, target);
     const inFrame = { x: target.x - origin.x, y: target.y - origin.y };
     // An element the page took away on the way (scrolled back, moved, jittering) gets
