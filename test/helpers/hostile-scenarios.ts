@@ -29,7 +29,7 @@ export const SCENARIOS: Scenario[] = [
     await d.go('/calm');
     await d.call('browser_handle_dialog', { accept: true });
   }, false],
-  ['a dialog from a timer while a tool runs', async (d) => { await d.go('/timer-dialog'); await d.call('browser_wait_for', { time: 1 }); await d.call('browser_handle_dialog', { accept: true }); }],
+  ['a dialog from a timer while a tool runs', async (d) => { await d.go('/timer-dialog'); await d.call('browser_wait_for', { time: 4 }); await d.call('browser_handle_dialog', { accept: true }); }],
   ['an HTML dialog the page closes by itself', async (d) => { await d.go('/dialog-closed-by-page'); await d.click('Open dialog'); }],
   // The click waits for a button that stays disabled, times out on both sides; the page is busy then, not stuck, and stays open.
   ['a page of long tasks: a click that times out', async (d) => {
