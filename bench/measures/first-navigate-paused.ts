@@ -2,7 +2,7 @@ import { haltIfStopping } from '../cleanup.ts';
 import { stdioSession, type BenchSession } from '../http-session.ts';
 import type { MeasureResult } from '../report-types.ts';
 import { startStdio, type Variant } from '../servers.ts';
-import { since } from '../stats.ts';
+import { median, since } from '../stats.ts';
 import { comparedValues } from './from-samples.ts';
 
 // Measure 2d: the first browser_navigate call as an agent makes it: the
@@ -13,37 +13,61 @@ import { comparedValues } from './from-samples.ts';
 
 export const THINK_MS = 2000;
 
-/** After initialize: tools/list, the think time, then the timed first navigate call alone, in ms; closes the session. */
-export async function navigateAfterThinking(session: BenchSession, url: string): Promise<number> {
+/** Later turns timed per run: each the think time, then one browser_snapshot. */
+const LATER_TURNS = 2;
+
+/** After initialize: tools/list, the think time, then the timed first navigate call alone, in ms; then `after` on the same session; closes the session. */
+export async function navigateAfterThinking(session: BenchSession, url: string, after?: (session: BenchSession) => Promise<void>): Promise<number> {
   try {
     await session.listTools();
     await new Promise((r) => setTimeout(r, THINK_MS));
     const start = performance.now();
     await session.call('browser_navigate', { url });
-    return since(start);
+    const ms = since(start);
+    await after?.(session);
+    return ms;
   } finally {
     await session.close();
   }
 }
 
+/** The median over LATER_TURNS turns of a browser_snapshot sent after the think time, in ms. */
+async function snapshotsAfterThinking(session: BenchSession): Promise<number> {
+  const times: number[] = [];
+  for (let turn = 0; turn < LATER_TURNS; turn++) {
+    await new Promise((r) => setTimeout(r, THINK_MS));
+    const start = performance.now();
+    await session.call('browser_snapshot');
+    times.push(since(start));
+  }
+  return median(times);
+}
+
 export async function firstNavigatePaused(variants: Variant[], url: string, runs: number, log: (line: string) => void): Promise<MeasureResult> {
   const samples = new Map<string, number[]>(variants.map((v) => [v.id, []]));
+  const later = new Map<string, number[]>(variants.map((v) => [v.id, []]));
   for (let run = 0; run < runs; run++) {
     for (const variant of variants.map((_, i) => variants[(i + run) % variants.length]!)) {
       log(`2d run ${run + 1}/${runs}: ${variant.id}`);
       try {
-        samples.get(variant.id)!.push(await navigateAfterThinking(stdioSession(await startStdio(variant)), url));
+        const session = stdioSession(await startStdio(variant));
+        samples.get(variant.id)!.push(await navigateAfterThinking(session, url, async (s) => void later.get(variant.id)!.push(await snapshotsAfterThinking(s))));
       } catch (error) {
         await haltIfStopping();
         log(`2d run ${run + 1} of ${variant.id} failed: ${(error as Error).message}`);
       }
     }
   }
-  const figures = comparedValues(samples, `first navigate call, ${THINK_MS / 1000} s after tools/list`, 'ms');
+  const figures = [
+    ...comparedValues(samples, `first navigate call, ${THINK_MS / 1000} s after tools/list`, 'ms'),
+    ...comparedValues(later, `browser_snapshot ${THINK_MS / 1000} s after the last result`, 'ms'),
+  ];
   return {
     id: 'first-navigate-paused',
-    title: '2d. first browser_navigate after the client\'s think time (stdio)',
+    title: '2d. browser calls after the client\'s think time (stdio): the first navigate, then later snapshots',
     figures,
-    notes: [`Spawn, initialize, tools/list, ${THINK_MS} ms pause (a model's turn), then the timed browser_navigate call alone. The upstream launches its browser on that call; ours has it launched and its first page open by then.`],
+    notes: [`Spawn, initialize, tools/list, ${THINK_MS} ms pause (a model's turn), then the timed browser_navigate call alone. The upstream launches its browser on that call; ours has it launched and its first page open by then.`,
+      `Then ${LATER_TURNS} more turns on that session, each a ${THINK_MS} ms pause and one timed browser_snapshot (per run the median of them): a call as an agent makes it, after its model's turn. Ours on Node runs a memory-reducing GC once the server has been idle 1 s (src/idle-gc.ts), which the call after it pays for (docs/performance.md); the binary does not.`,
+    ],
   };
 }
