@@ -50,8 +50,7 @@ export async function firstNavigatePaused(variants: Variant[], url: string, runs
     for (const variant of variants.map((_, i) => variants[(i + run) % variants.length]!)) {
       log(`2d run ${run + 1}/${runs}: ${variant.id}`);
       try {
-        const session = stdioSession(await startStdio(variant));
-        samples.get(variant.id)!.push(await navigateAfterThinking(session, url, async (s) => void later.get(variant.id)!.push(await snapshotsAfterThinking(s))));
+        samples.get(variant.id)!.push(await navigateAfterThinking(stdioSession(await startStdio(variant)), url, async (s) => void later.get(variant.id)!.push(await snapshotsAfterThinking(s))));
       } catch (error) {
         await haltIfStopping();
         log(`2d run ${run + 1} of ${variant.id} failed: ${(error as Error).message}`);

@@ -146,7 +146,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/print-loop': html('Print forever', button('Print forever', 'print()') + `<p id="p">no print yet</p><script>let n = 0; addEventListener('afterprint', () => { n++; document.getElementById('p').textContent = 'prints: ' + n; setTimeout(() => print(), 100); })</script>`),
   '/print-frame': html('Print in a frame', `<iframe title="inner" srcdoc="<button onclick='print(); parent.document.title = &quot;frame printed&quot;'>Print frame</button>"></iframe>`),
   // Late enough that the navigate (and its title) is done on a loaded machine, where three servers
-  // play the corpus at once: at 300 ms the alert once came during ours' navigate, not the wait.
+  // play the corpus at once: at 300 ms the alert once came during ours' navigate, not the wait
+  // (a race the upstream's result answers the same way, docs/performance.md 2026-12-07).
   '/timer-dialog': html('Timer dialog', `<script>setTimeout(() => alert('alert from a timer'), 2000)</script><p>waiting</p>`),
   '/dialog-closed-by-page': html('Self-closing dialog', button('Open dialog', "const d = document.getElementById('d'); d.showModal(); setTimeout(() => d.close(), 200)") + '<dialog id="d">modal html dialog</dialog>'),
   // A synchronous request to an address that never answers: the page's thread waits in the network stack, not in script.
