@@ -12,8 +12,15 @@ import { flushBundleCodeCache } from './bundle-code-cache.ts';
 // that GC once; it runs again only after more calls. During a burst of calls
 // it never runs, so it costs no throughput; a request that arrives during it
 // waits for it.
+//
+// Such a GC also throws away what makes the next call fast (optimised code
+// whose maps it freed, V8's compilation cache): the call after it costs ~20 ms
+// more CPU. Once the first has given back what loading grew, one after every
+// pause gives back only ~2 MB; so it runs again only once the process has
+// grown by REGROWTH_BYTES since the last (a burst of calls, new sessions).
 
 const IDLE_MS = 1000;
+const REGROWTH_BYTES = 8 * 1024 * 1024;
 
 // The binary (Bun) is left alone: its forced GC gave back ~2 MB there.
 declare const Bun: unknown;
@@ -25,6 +32,7 @@ let running = 0;
 let workSinceGc = false;
 let timer: NodeJS.Timeout | undefined;
 let runs = 0;
+let rssAfterGc = 0;
 
 /** A tool call starts: no GC until every call has ended and the process has been idle a while. */
 export function callStarted(): void {
@@ -53,6 +61,7 @@ function reduceMemory(): void {
   workSinceGc = false;
   // The code cache is written at this moment too; serialising allocates, so before the GC.
   flushBundleCodeCache();
+  if (runs > 0 && process.memoryUsage.rss() < rssAfterGc + REGROWTH_BYTES) return;
   try {
     // The way Jest gets a gc() without --expose-gc on the command line.
     if (!nodeGc) {
@@ -61,6 +70,7 @@ function reduceMemory(): void {
     }
     nodeGc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     runs++;
+    rssAfterGc = process.memoryUsage.rss();
   } catch {
     // a runtime without it: memory stays as V8 left it
   }
