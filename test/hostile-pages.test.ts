@@ -95,6 +95,11 @@ describe('hostile pages: every tool call returns, says what happened as upstream
     // Silent before its load event, a renderer may as well be parsing a document of tens of MB: the note does not guess.
     ['a page whose script never yields while its document loads', 'busy-loading', (d) => d.go('/busy-while-loading'),
       /stopped responding while its document was still loading \(a document too large to parse in time, or a script in it that never yields\); it was closed so this session can go on/],
+    // The stack of a logged Error is formatted when the console is read, through the page's own hook.
+    ['a page whose stack hook never returns, once it has logged an Error', 'stack-hook', async (d) => {
+      const nav = await d.go('/endless-stack-hook');
+      return /stopped responding/.test(nav) ? nav : d.click('Touch');
+    }, NEVER_YIELDS],
     ['a click whose handler waits on a synchronous request that never answers', 'sync-request', async (d) => {
       await d.go('/sync-request');
       return d.click('Load synchronously');

@@ -154,6 +154,9 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/sync-request': html('Blocking request', button('Load synchronously', "const x = new XMLHttpRequest(); x.open('GET', '/hang', false); x.send(); document.title = 'loaded'")),
   '/busy-loop': html('Busy page', `<p>spinning soon</p><script>setTimeout(() => { for (;;) {} }, 200)</script>`),
   '/spin-on-click': html('Spin on click', button('Spin', 'for (;;) {}')),
+  // A logged Error whose stack hook never returns. The upstream's page stops in its own console.log (the driver
+  // formats the stack as it is logged); ours logs on, and the hook runs when a sync reads the console.
+  '/endless-stack-hook': html('Endless stack hook', `${button('Touch', "document.title = 'touched'")}<script>setTimeout(() => { Error.prepareStackTrace = () => { for (;;) {} }; console.log(new Error('logged')); document.title = 'logged'; }, 200)</script>`),
   // A transparent layer over the whole page takes every click (a consent wall, a modal's backdrop).
   '/covered': html('Covered', `${button('Press', "document.title = 'pressed'")}<div style="position: fixed; inset: 0; z-index: 9" onclick="document.title = 'overlay'"></div>`),
   // Fields no pointer can reach: under a transparent overlay, behind an open modal dialog, in an inert section.
