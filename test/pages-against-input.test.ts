@@ -25,13 +25,18 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
     const play = async (d: Driver) => {
       await d.go('/scroll-locked');
       const clicked = await d.click('Far below');
-      return { clicked, title: await d.call('browser_evaluate', { function: '() => document.title' }) };
+      const ms = d.durations.at(-1);
+      return { clicked, ms, title: await d.call('browser_evaluate', { function: '() => document.title' }), wheels: Number(/\d+/.exec(await d.call('browser_evaluate', { function: '() => String(window.wheels ?? 0)' }))?.[0]) };
     };
     const { theirs, mine } = await sideBySide(play);
     t.diagnostic(`page title after the click, upstream CLI: ${titleOf(theirs.clicked)}; ours: ${titleOf(mine.clicked)}`);
+    t.diagnostic(`the click took ${theirs.ms} ms (upstream CLI, ${theirs.wheels} wheel notches) and ${mine.ms} ms (ours, ${mine.wheels} notches)`);
     // Humanised input used to hold the button down at a point the page had scrolled away from (a timeout).
     assert.doesNotMatch(mine.clicked, /### Error/);
     assert.match(mine.title, /Far below clicked/);
+    // The page throws each notch back: the wheel stops within a few notches and the script scrolls,
+    // as the upstream's does (all 25 notches of the way and their settling took ~1.5 s more).
+    assert.ok(mine.wheels > 0 && mine.wheels <= 12, `ours turned the wheel ${mine.wheels} times`);
     if (/Far below clicked/.test(theirs.title)) assert.equal(titleOf(mine.clicked), titleOf(theirs.clicked));
   });
 

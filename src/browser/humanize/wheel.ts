@@ -19,6 +19,10 @@ const NOTCH = 120;
 // About 3600 px of scrolling; past that the rest is scrolled by script.
 const MAX_NOTCHES = 30;
 const SETTLE_MS = 1500;
+// Every this many notches of a flick, a look at how far the element came; under this share of the
+// notches' way (one notch in the last four may still be on its way), the page is keeping the scroll.
+const PEEK_EVERY = 4;
+const FOUGHT = 0.5;
 
 interface Placement {
   top: number;
@@ -125,6 +129,12 @@ async function wheelUntilInView(page: Page, measure: () => Promise<Placement | n
       // A wheel handler's alert, or a page that takes no event: the rest by script, once it is answered.
       if ((await inputStep(watch, () => page.mouse.wheel(0, Math.sign(distance) * NOTCH), STALL_MS)) !== 'done') return;
       await sleep(between(25, 90));
+      // A page that throws the scroll back (to its top, on every scroll event) is seen within a
+      // few notches: the whole flick and its settling took ~2 s more than the upstream's click.
+      if ((i + 1) % PEEK_EVERY === 0 && i + 1 < flick) {
+        const peek = await measure();
+        if (!peek || (now.top - peek.top) * Math.sign(distance) <= NOTCH * (i + 1) * FOUGHT) return;
+      }
     }
     notches += flick;
     const before = now;
