@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../log.ts';
 import { ensurePrivateDir, isOwnDir, isPrivateDir, ownedByUs, userTempDir } from '../../fs/private-dir.ts';
+import { removeTreeSync } from '../../fs/remove-tree.ts';
 import { startBrowserProcess } from '../browser-spawn.ts';
 import { driveToClose } from './drive-to-close.ts';
 import { fillRecipe, type SpawnRecipe } from './spawn-recipe.ts';
@@ -212,13 +213,8 @@ async function makeTemplate(recipe: SpawnRecipe, template: string, options: { ma
     // A SIGKILL takes effect as each process next runs: one still writing into the profile made
     // its removal fail at a server's exit (ENOTEMPTY). The next template removes what is left.
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ABANDON_SETTLE_MS);
-    for (const dir of [socketHome, partial]) {
-      try {
-        fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
-      } catch {
-        // left to removeStale
-      }
-    }
+    // What is still there after the retries is left to removeStale.
+    for (const dir of [socketHome, partial]) removeTreeSync(dir);
   };
   process.once('exit', abandon);
   try {
@@ -239,7 +235,7 @@ async function makeTemplate(recipe: SpawnRecipe, template: string, options: { ma
   } finally {
     process.off('exit', abandon);
     // A browser that closed cleanly removed its socket dir itself.
-    fs.rmSync(socketHome, { recursive: true, force: true, maxRetries: 3 });
+    removeTreeSync(socketHome);
   }
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PROFILE_PREFIX } from './spawn-recipe.ts';
 import { ARTIFACTS_PREFIX } from '../artifacts-dirs.ts';
 import { isOwnDir } from '../../fs/private-dir.ts';
+import { removeTreeSync } from '../../fs/remove-tree.ts';
 
 // A Chromium that is killed (not closed) leaves its singleton-socket dir in
 // TMPDIR next to its profile; only the profile's SingletonSocket link says which.
@@ -29,7 +30,7 @@ export function killProcessGroup(child: ChildProcess): void {
 export function removeSocketDirOf(profileDir: string): void {
   try {
     const socketDir = path.dirname(fs.readlinkSync(path.join(profileDir, 'SingletonSocket')));
-    if (path.basename(socketDir).startsWith(SOCKET_DIR_PREFIX) && isOwnDir(socketDir)) fs.rmSync(socketDir, { recursive: true, force: true });
+    if (path.basename(socketDir).startsWith(SOCKET_DIR_PREFIX) && isOwnDir(socketDir)) removeTreeSync(socketDir);
   } catch {
     // no socket link: Chromium had not got that far, or removed it
   }
@@ -49,12 +50,8 @@ export function removeThrowawayDirs(dirs: readonly string[]): number {
     const name = path.basename(dir);
     if (!path.isAbsolute(dir) || !(name.startsWith(PROFILE_PREFIX) || name.startsWith(ARTIFACTS_PREFIX)) || !isOwnDir(dir)) continue;
     removeSocketDirOf(dir);
-    try {
-      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-      removed++;
-    } catch {
-      // a helper process still writing into it: left to the OS's cleanup of TMPDIR
-    }
+    // Not gone after the retries: a helper process still writing into it; left to the OS's cleanup of TMPDIR.
+    if (removeTreeSync(dir)) removed++;
   }
   return removed;
 }
