@@ -40,6 +40,30 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
     if (/Far below clicked/.test(theirs.title)) assert.equal(titleOf(mine.clicked), titleOf(theirs.clicked));
   });
 
+  // Ours chooses an option as a person does: a click opens the list, arrow keys walk to the option,
+  // Enter takes it. The keys were counted on the list read before the click: a page that sorted its
+  // list as the select took focus got "Egypt" committed (its change event fired) before the plain
+  // action set "Denmark"; one that replaced its list got an option nobody asked for.
+  test('a select whose page sorts or replaces its list as it takes focus: no option but the asked one is committed', { timeout: 120_000 }, async (t) => {
+    const play = async (d: Driver, path: string, label: string, value: string) => {
+      await d.go(path);
+      const chosen = await d.call('browser_select_option', { element: label, target: await d.ref(label), values: [value] });
+      const state = await d.call('browser_evaluate', { function: '() => JSON.stringify({ value: document.querySelector("select").value, changes: window.changes })' });
+      return { chosen, state: JSON.parse(JSON.parse(/### Result\s+(".*")/.exec(state)![1]!)) as { value: string; changes: string[] } };
+    };
+    const sorted = await sideBySide((d) => play(d, '/select-sorts-on-focus', 'Country', 'Denmark'));
+    t.diagnostic(`sorted on focus: upstream CLI ${JSON.stringify(sorted.theirs.state)}, ours ${JSON.stringify(sorted.mine.state)}`);
+    assert.deepEqual(sorted.theirs.state, { value: 'Denmark', changes: ['Denmark'] }, 'the upstream sets the option from script');
+    assert.deepEqual(sorted.mine.state, sorted.theirs.state);
+    assert.doesNotMatch(sorted.mine.chosen, /### Error/);
+    // The asked option is gone once the list is replaced: the list is closed unchanged, and the plain action
+    // times out as it does when the option is missing (the upstream, which never focuses the select, set it).
+    const replaced = await sideBySide((d) => play(d, '/select-replaced-on-focus', 'Size', 'Huge'));
+    t.diagnostic(`replaced on focus: upstream CLI ${JSON.stringify(replaced.theirs.state)}, ours ${JSON.stringify(replaced.mine.state)}`);
+    assert.deepEqual(replaced.mine.state.changes, [], 'no option committed that was not asked for');
+    assert.equal(replaced.mine.state.value, 'Small', 'the page\'s own first option stays selected');
+  });
+
   // A click that cannot land times out after the action timeout (5 s) on both, and the session's
   // check of the page after a timeout must not make ours answer later: it watched every such page
   // 0.5 s for a document replacing itself (2026-12-04, 5 clicks each: 5593 vs 5049 ms, median).

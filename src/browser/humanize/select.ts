@@ -32,6 +32,18 @@ async function optionsOf(select: Locator): Promise<SelectOption[] | undefined> {
   return options;
 }
 
+/** The select's options, the one asked for and the one selected now; undefined when the plain action should run. */
+async function planOf(select: Locator, wanted: { any?: string; label?: string }): Promise<{ options: SelectOption[]; target: number; from: number } | undefined> {
+  const options = await optionsOf(select);
+  if (!options) return undefined;
+  // Playwright's rule: the first option whose value or label matches (label only when asked by label).
+  const target = options.findIndex((o) => (wanted.any !== undefined && (o.value === wanted.any || o.label === wanted.any)) || o.label === wanted.label);
+  const value = await select.inputValue({ timeout: PREPARE_MS });
+  const from = options.findIndex((o) => o.value === value);
+  if (target < 0 || options[target]!.disabled || from < 0) return undefined;
+  return { options, target, from };
+}
+
 /**
  * Chooses an option of a one-line <select> as a person does: a click opens its
  * list, arrow keys move to the option (skipping disabled ones, as the list
@@ -41,13 +53,7 @@ async function optionsOf(select: Locator): Promise<SelectOption[] | undefined> {
  */
 export async function selectLikeAPerson(select: Locator, wanted: { any?: string; label?: string }): Promise<string[] | undefined> {
   if ((await select.locator('xpath=self::select[not(@multiple)][not(@size) or @size <= 1]').count()) !== 1) return undefined;
-  const options = await optionsOf(select);
-  if (!options) return undefined;
-  // Playwright's rule: the first option whose value or label matches (label only when asked by label).
-  const target = options.findIndex((o) => (wanted.any !== undefined && (o.value === wanted.any || o.label === wanted.any)) || o.label === wanted.label);
-  const value = await select.inputValue({ timeout: PREPARE_MS });
-  const from = options.findIndex((o) => o.value === value);
-  if (target < 0 || options[target]!.disabled || from < 0) return undefined;
+  if (!(await planOf(select, wanted))) return undefined;
   // The press lands where the pointer stopped, inside the select.
   if (!(await approach(select))) return undefined;
   const page = select.page();
@@ -62,6 +68,15 @@ export async function selectLikeAPerson(select: Locator, wanted: { any?: string;
     // A widget that keeps the select from taking focus (a custom dropdown) would get the keys on the page instead.
     // Asked in the utility world: an 'ai' aria snapshot of the select would replace the refs of the agent's last snapshot.
     if ((await inUtilityWorld<boolean>(select, HAS_FOCUS, PREPARE_MS)) !== true) return undefined;
+    // The keys count on the list as it is now: a page may fill or replace it as the select takes
+    // focus (options loaded on demand). Counted on the list read before the click, they committed
+    // whatever option stood there. Without the wanted option now, Escape closes the list unchanged.
+    const plan = await planOf(select, wanted);
+    if (!plan) {
+      await step(() => plainPress(page.keyboard, 'Escape', { delay: keyHoldMs() }));
+      return undefined;
+    }
+    const { options, target, from } = plan;
     const passed = target > from ? options.slice(from + 1, target + 1) : options.slice(target, from);
     const key = target > from ? 'ArrowDown' : 'ArrowUp';
     for (let i = passed.filter((o) => !o.disabled).length; i > 0; i--) {
