@@ -8,28 +8,32 @@ import { between, buttonHoldMs, keyHoldMs, sleep } from './timing.ts';
 interface SelectOption {
   value: string;
   label: string;
-  disabled: boolean;
+  /** Takes no key: disabled itself or in a disabled group, or left out of the list (hidden, display: none). */
+  skipped: boolean;
 }
 
 // Read in Playwright's utility world: whether the select has the focus.
 const HAS_FOCUS = (element: Element) => JSON.stringify((element.getRootNode() as Document | ShadowRoot).activeElement === element);
 
-// Options read one by one (the page's own world is never asked); past this many, the plain action runs.
+// The options as the opened list has them, read in the utility world (the page's own prototypes
+// and getters are not asked): value and label as Playwright matches them. The list leaves out a
+// hidden option and its arrow keys pass over it: counted as a step, a key too many committed the
+// option past the one asked for.
+const OPTIONS = (element: Element) =>
+  JSON.stringify(
+    [...(element as HTMLSelectElement).options].map((o) => ({
+      value: o.value,
+      label: o.label,
+      skipped: o.disabled || (o.parentElement instanceof HTMLOptGroupElement && o.parentElement.disabled) || o.hidden || getComputedStyle(o).display === 'none',
+    })),
+  );
+
+// Past this many options, the plain action runs.
 const MAX_OPTIONS = 100;
-const collapse = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
 async function optionsOf(select: Locator): Promise<SelectOption[] | undefined> {
-  const all = select.locator('option');
-  const count = await all.count();
-  if (!count || count > MAX_OPTIONS) return undefined;
-  const timeout = { timeout: PREPARE_MS };
-  const options: SelectOption[] = [];
-  for (let i = 0; i < count; i++) {
-    const option = all.nth(i);
-    const [value, label, text, disabled] = await Promise.all([option.getAttribute('value', timeout), option.getAttribute('label', timeout), option.textContent(timeout), option.isDisabled(timeout)]);
-    options.push({ value: value ?? collapse(text), label: label ?? collapse(text), disabled });
-  }
-  return options;
+  const options = await inUtilityWorld<SelectOption[]>(select, OPTIONS, PREPARE_MS);
+  return options?.length && options.length <= MAX_OPTIONS ? options : undefined;
 }
 
 /** The select's options, the one asked for and the one selected now; undefined when the plain action should run. */
@@ -40,14 +44,14 @@ async function planOf(select: Locator, wanted: { any?: string; label?: string })
   const target = options.findIndex((o) => (wanted.any !== undefined && (o.value === wanted.any || o.label === wanted.any)) || o.label === wanted.label);
   const value = await select.inputValue({ timeout: PREPARE_MS });
   const from = options.findIndex((o) => o.value === value);
-  if (target < 0 || options[target]!.disabled || from < 0) return undefined;
+  if (target < 0 || options[target]!.skipped || from < 0) return undefined;
   return { options, target, from };
 }
 
 /**
  * Chooses an option of a one-line <select> as a person does: a click opens its
- * list, arrow keys move to the option (skipping disabled ones, as the list
- * does), Enter takes it, so the page's input and change events are trusted.
+ * list, arrow keys move to the option (passing over those the list leaves out
+ * or disables), Enter takes it, so the page's input and change events are trusted.
  * (Playwright sets the option from script: events with isTrusted false.)
  * The selected value, or undefined when the plain action should run instead.
  */
@@ -79,7 +83,7 @@ export async function selectLikeAPerson(select: Locator, wanted: { any?: string;
     const { options, target, from } = plan;
     const passed = target > from ? options.slice(from + 1, target + 1) : options.slice(target, from);
     const key = target > from ? 'ArrowDown' : 'ArrowUp';
-    for (let i = passed.filter((o) => !o.disabled).length; i > 0; i--) {
+    for (let i = passed.filter((o) => !o.skipped).length; i > 0; i--) {
       if (!(await step(() => plainPress(page.keyboard, key, { delay: keyHoldMs() })))) return undefined;
       await sleep(between(60, 180));
     }
