@@ -121,7 +121,8 @@ function makeNextProfile(recipe: SpawnRecipe, key: string, options: { marker: st
   const touch = () => fs.utimesSync(template, new Date(), new Date());
   const spareNow = () => {
     // An asynchronous copy still under way at exit is left half made: removed, and made whole here.
-    if (copying) fs.rmSync(partial, { recursive: true, force: true });
+    // (The copy's writes may still land meanwhile: removeTreeSync checks the tree is gone.)
+    if (copying) removeTreeSync(partial);
     if (!needed()) return;
     try {
       touch();
@@ -133,7 +134,7 @@ function makeNextProfile(recipe: SpawnRecipe, key: string, options: { marker: st
     }
   };
   // A server that exits mid-copy leaves no half-made spare.
-  const abandonCopy = () => fs.rmSync(partial, { recursive: true, force: true, maxRetries: 3 });
+  const abandonCopy = () => removeTreeSync(partial);
   const spareSoon = () =>
     (copying ??= (async () => {
       process.once('exit', abandonCopy);
