@@ -15,25 +15,27 @@ interface SelectOption {
 // Read in Playwright's utility world: whether the select has the focus.
 const HAS_FOCUS = (element: Element) => JSON.stringify((element.getRootNode() as Document | ShadowRoot).activeElement === element);
 
+// Past this many options, the plain action runs.
+const MAX_OPTIONS = 100;
+
 // The options as the opened list has them, read in the utility world (the page's own prototypes
 // and getters are not asked): value and label as Playwright matches them. The list leaves out a
 // hidden option and its arrow keys pass over it: counted as a step, a key too many committed the
-// option past the one asked for.
-const OPTIONS = (element: Element) =>
-  JSON.stringify(
-    [...(element as HTMLSelectElement).options].map((o) => ({
+// option past the one asked for. A list past `max` is not read at all (null): a style each.
+const OPTIONS = (element: Element, max: string) => {
+  const options = [...(element as HTMLSelectElement).options];
+  if (!options.length || options.length > Number(max)) return null;
+  return JSON.stringify(
+    options.map((o) => ({
       value: o.value,
       label: o.label,
       skipped: o.disabled || (o.parentElement instanceof HTMLOptGroupElement && o.parentElement.disabled) || o.hidden || getComputedStyle(o).display === 'none',
     })),
   );
-
-// Past this many options, the plain action runs.
-const MAX_OPTIONS = 100;
+};
 
 async function optionsOf(select: Locator): Promise<SelectOption[] | undefined> {
-  const options = await inUtilityWorld<SelectOption[]>(select, OPTIONS, PREPARE_MS);
-  return options?.length && options.length <= MAX_OPTIONS ? options : undefined;
+  return (await inUtilityWorld<SelectOption[]>(select, OPTIONS, PREPARE_MS, MAX_OPTIONS)) ?? undefined;
 }
 
 /** The select's options, the one asked for and the one selected now; undefined when the plain action should run. */
