@@ -50,6 +50,42 @@ describe('silent pages that are not stuck: a navigation its server never answers
     assert.ok(b.d.durations[1]! <= a.d.durations[1]! + 1000, `ours timed out in ${b.d.durations[1]} ms, the upstream in ${a.d.durations[1]} ms`);
   });
 
+  test('what a page logs just before it leaves for a server that has not answered is listed at once, as under the upstream CLI (an evaluate, an async one, a click)', { timeout: 120_000 }, async (t) => {
+    const [upstream, ours] = await Promise.all([connectUpstream(`${output.path}/upstream-leaving`, ARGS), connect(testEnv(`${output.path}/ours-leaving`), ARGS)]);
+    servers.push(upstream, ours);
+    const leaving = [
+      ['by script', '() => { console.log("leaving by script"); setTimeout(() => location.href = "/hang", 10); return 1; }'],
+      // Ours syncs again as the answer arrives: a race with the page's timer, which a loaded machine can lose at 10 ms.
+      ['after an await', 'async () => { await new Promise((r) => setTimeout(r, 200)); console.log("leaving after an await"); setTimeout(() => location.href = "/hang", 100); return 2; }'],
+    ] as const;
+    async function play(server: Connected) {
+      const d = new Driver(server.client, suite.site);
+      const read: { how: string; listed: string; ms: number }[] = [];
+      const listed = async (how: string) => {
+        const listed = await d.call('browser_console_messages');
+        read.push({ how, listed, ms: d.durations.at(-1)! });
+      };
+      for (const [how, fn] of leaving) {
+        await d.go(`/calm?${how}`);
+        await d.call('browser_evaluate', { function: fn });
+        await listed(how);
+      }
+      await d.go('/leave-on-click');
+      await d.click('Leave');
+      await listed('by click');
+      return { d, read };
+    }
+    const [a, b] = await Promise.all([play(upstream), play(ours)]);
+    for (const [label, r] of [['upstream CLI', a], ['ours', b]] as const)
+      for (const { how, listed, ms } of r.read) {
+        t.diagnostic(`${label}, leaving ${how}: browser_console_messages in ${ms} ms`);
+        assert.match(listed, new RegExp(`^\\[LOG\\] leaving ${how} @`, 'm'), `${label}: the message logged before leaving ${how} is listed`);
+      }
+    // The read is not held until the flush's deadline (500 ms) for a page whose sync Chromium holds till the commit.
+    for (const [i, { how, ms }] of b.read.entries()) assert.ok(ms <= a.read[i]!.ms + 300, `leaving ${how}: ours listed in ${ms} ms, the upstream in ${a.read[i]!.ms} ms`);
+    assert.deepEqual(b.d.slow, []);
+  });
+
   test('a service worker that never answers a navigation: the tab stays, the note names it (ours)', { timeout: 90_000 }, async (t) => {
     const server = await connect(testEnv(`${output.path}/ours-sw`), ARGS);
     servers.push(server);

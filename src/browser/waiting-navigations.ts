@@ -13,6 +13,8 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
 // Each page's waiting navigations, with when each was sent.
 const waiting = new WeakMap<Page, Map<Request, number>>();
 const pageOf = new WeakMap<Request, Page>();
+// Called when a navigation of the page starts waiting (navigationWaits).
+const onWaiting = new WeakMap<Page, Set<() => void>>();
 
 function mainFrameNavigation(request: Request): Page | undefined {
   if (!request.isNavigationRequest()) return undefined;
@@ -34,6 +36,7 @@ export function watchNavigations(context: BrowserContext): void {
     if (!requests) waiting.set(page, (requests = new Map()));
     requests.set(request, performance.now());
     pageOf.set(request, page);
+    for (const waits of onWaiting.get(page) ?? []) waits();
   });
   const answered = (request: Request) => waiting.get(pageOf.get(request)!)?.delete(request);
   // Events the upstream's tabs already hear: listening here adds no traffic (requestfinished would).
@@ -45,6 +48,17 @@ export function watchNavigations(context: BrowserContext): void {
 export function navigationWaitingFor(page: Page): string | undefined {
   const [request] = waiting.get(page)?.keys() ?? [];
   return request?.url();
+}
+
+/** Resolves once a navigation of this page's main frame waits for a response (at once when one does); `stop` forgets the watch. */
+export function navigationWaits(page: Page): { waits: Promise<void>; stop(): void } {
+  let listeners = onWaiting.get(page);
+  if (!listeners) onWaiting.set(page, (listeners = new Set()));
+  let resolve!: () => void;
+  const waits = new Promise<void>((done) => (resolve = done));
+  listeners.add(resolve);
+  if (navigationWaitingFor(page)) resolve();
+  return { waits, stop: () => listeners.delete(resolve) };
 }
 
 const POLL_MS = 50;

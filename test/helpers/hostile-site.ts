@@ -175,6 +175,8 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/worker-loop': html('Busy worker', `<p>worker spins</p><script>new Worker(URL.createObjectURL(new Blob(['for(;;){}'], { type: 'text/javascript' })))</script>`),
   // A debugger statement every 20 ms: it pauses the page only where a debugger is attached.
   '/debugger-loop': html('Debugger statements', `${button('Go', "document.title = 'went'")}<script>setInterval(() => { debugger; }, 20); debugger;</script>`),
+  // A click that logs, then leaves for a server that never answers (silent-pages.test.ts).
+  '/leave-on-click': html('Leave on click', button('Leave', "console.log('leaving by click'); location.href = '/hang'")),
   '/never-loads': html('Never loads', '<p>an image that never arrives</p><img src="/hang">'),
   '/redirect-loop': '',
   '/popups': html('Popups', button('Open popups', 'for (let i = 0; i < 25; i++) window.open("/calm?popup=" + i)')),

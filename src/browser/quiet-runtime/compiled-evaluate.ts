@@ -18,15 +18,17 @@ import type { Message } from './watched-messages.ts';
 const CONTEXT_OF_OBJECT = /^-?\d+\.(\d+)\.\d+$/;
 
 /**
- * A call while the user's script runs (browser_evaluate, browser_run_code_unsafe): the text to send in
- * its place (the compile, or the call with the user's function inlined), or true to send it as it is.
+ * A call while the user's script runs (browser_evaluate, browser_run_code_unsafe): true to send it
+ * as it is, or the text to send in its place: the compile (the call follows its answer), or the call
+ * with the user's function inlined.
  */
-export function userEvaluateCommand(text: string, sources: readonly string[], own: OwnCommands, sessionId: string | undefined, targetType: string | undefined): string | true {
+export function userEvaluateCommand(text: string, sources: readonly string[], own: OwnCommands, sessionId: string | undefined, targetType: string | undefined): { compile: string } | { call: string } | true {
   const plan = mayBeUserEvaluate(text, sources) ? userEvaluate(text, sources) : undefined;
   if (!plan) return true;
   // A worker answers a call given the compiled function "Could not find object with given id": inlined there.
   const framed = targetType === 'page' || targetType === 'iframe';
-  return (framed && sessionId && compileFirst(own, sessionId, plan)) || inlined(plan);
+  const compile = framed && sessionId && compileFirst(own, sessionId, plan);
+  return compile ? { compile } : { call: inlined(plan) };
 }
 
 /** The Runtime.evaluate that compiles the user's function, to send in the call's place; undefined to inline it. */

@@ -3,6 +3,7 @@ import { consoleFallbackOn } from '../console-fallback.ts';
 import { withDeadline } from '../deadline.ts';
 import { callAsUpstream } from '../upstream-call.ts';
 import { upstreamTabPrototype } from '../upstream-tabs.ts';
+import { navigationWaits } from '../waiting-navigations.ts';
 import type { QuietRuntime } from './runtime-shim.ts';
 
 // With the Runtime domain off (runtime-shim.ts), a page's console messages
@@ -85,7 +86,15 @@ async function flush(tab: TabLike, freshForMs: number): Promise<void> {
   // A page behind an open alert/confirm/prompt answers nothing until it closes: its messages wait.
   if (!shim || tab.page.isClosed() || tab.modalStates().length) return;
   if (performance.now() - (flushedAt.get(shim) ?? -Infinity) < freshForMs) return;
-  await withDeadline(shim.flush(), FLUSH_DEADLINE_MS);
+  // While the tab's navigation waits for its server, Chromium holds the sync until the new document
+  // commits: the flush is asked for (the other pages answer), not waited for. What the old document
+  // logged before it navigated went with the sync that followed the call (runtime-shim.ts).
+  const navigating = navigationWaits(tab.page);
+  try {
+    await withDeadline(Promise.race([shim.flush(), navigating.waits]), FLUSH_DEADLINE_MS);
+  } finally {
+    navigating.stop();
+  }
   flushedAt.set(shim, performance.now());
   // The flush ends when the shim sees Chromium's answer; the messages before
   // it still reach the upstream's log a task at a time (Playwright's pipe

@@ -13,8 +13,9 @@ import { UserScripts } from '../user-scripts.ts';
 import { asksForGesture, withoutGesture } from './user-gesture.ts';
 import { afterCompile, userEvaluateCommand } from './compiled-evaluate.ts';
 import { ScriptAnswers } from './script-answers.ts';
+import { FollowedCalls } from './followed-calls.ts';
 import { renamedUtilityEvaluate, UTILITY_SOURCE_HEAD } from './anonymous-utility.ts';
-import { EVENT_PREFIX, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, WINDOW_METHODS, type Message } from './watched-messages.ts';
+import { EVENT_PREFIX, INPUT_METHODS, QUIET_INPUT, QUIET_TYPES, USER_AGENT_METHODS, REPLAYED_EVENTS, REQUEST_HEAD, RESPONSE_ID, SCRIPT_METHODS, SESSION_AT_END, SYNC_ON_LIFECYCLE_NAMES, WATCHED_COMMANDS, WATCHED_EVENTS, WINDOW_METHODS, type Message } from './watched-messages.ts';
 import { HeadlessWindow } from './headless-window.ts';
 
 // Keeps CDP's Runtime domain off on page, frame and worker targets, and
@@ -27,6 +28,7 @@ import { HeadlessWindow } from './headless-window.ts';
  * the page logged; the upstream's reads flush explicitly (console-flush.ts).
  */
 const FLUSH_AFTER_MS = 1000;
+
 export interface ShimCounters {
   syncs: number;
   contextsCreated: number;
@@ -45,6 +47,8 @@ export class QuietRuntime {
   /** Playwright's Page.createIsolatedWorld ids → session: a new world to sync after. */
   #worldRequests = new Map<number, string>();
   #scriptAnswers = new ScriptAnswers();
+  /** Users' evaluations and input, each with a sync behind it (followed-calls.ts). */
+  #followed = new FollowedCalls({ write: (sessionId, state) => this.#syncWrite(sessionId, state), request: (sessionId, state) => this.#requestSync(sessionId, state) });
   #quietTarget: QuietTarget = { worldRequests: this.#worldRequests, toDriver: (message) => this.#toDriver(message), requestSync: (sessionId, state) => this.#requestSync(sessionId, state) };
   #hold: () => Slot;
   #gate: () => () => void;
@@ -114,6 +118,11 @@ export class QuietRuntime {
     if (!head || !WATCHED_COMMANDS.has(head[2]!)) return true;
     const method = head[2]!;
     if (WINDOW_METHODS.has(method)) return this.#window?.command(method, Number(head[1]), full) ?? true;
+    if (INPUT_METHODS.has(method)) {
+      if (QUIET_INPUT.test(start)) return true;
+      const sessionId = SESSION_AT_END.exec(end)?.[1];
+      return this.#followed.followed(Number(head[1]), full(), sessionId, sessionId ? this.#sessions.get(sessionId) : undefined);
+    }
     if (SCRIPT_METHODS.has(method)) {
       const sessionId = SESSION_AT_END.exec(end)?.[1];
       const state = sessionId ? this.#sessions.get(sessionId) : undefined;
@@ -124,7 +133,9 @@ export class QuietRuntime {
       const text = full();
       const tag = sessionId && this.#setContentTags.announce(text, sessionId);
       if (tag) this.#toDriver(tag);
-      return userEvaluateCommand(text, this.userScripts.sources, this.#own, sessionId, state?.type);
+      const command = userEvaluateCommand(text, this.userScripts.sources, this.#own, sessionId, state?.type);
+      if (command === true || 'compile' in command) return command === true || command.compile;
+      return this.#followed.followed(Number(head[1]), command.call, sessionId, state);
     }
     const hinted = method === 'Target.detachFromTarget' || USER_AGENT_METHODS.has(method);
     // Without client hints to keep, those commands are not this shim's.
@@ -162,6 +173,7 @@ export class QuietRuntime {
     if (OwnCommands.owns(n)) return this.#onOwnResponse(n, JSON.parse(full()) as Message);
     this.#window?.answered(n, full);
     this.#scriptAnswers.answered(n, start);
+    this.#followed.answered(n, this.#sessions);
     const worldSession = this.#worldRequests.get(n);
     if (worldSession !== undefined) {
       this.#worldRequests.delete(n);
@@ -201,6 +213,7 @@ export class QuietRuntime {
       else if (purpose.kind === 'answered') purpose.resolve();
       for (const call of gone?.sync?.calls ?? []) releaseCall(call);
       if (gone) this.#scriptAnswers.forget(gone);
+      this.#followed.forget(params.sessionId as string);
       this.#sessions.delete(params.sessionId as string);
       return null;
     }
@@ -215,15 +228,20 @@ export class QuietRuntime {
   }
 
   #requestSync(sessionId: string, state: SessionState): void {
+    const write = this.#syncWrite(sessionId, state);
+    // One write: Chromium runs them back to back.
+    if (write) this.#toBrowser(write);
+  }
+
+  /** A sync's first write, for the caller to send; undefined when one runs already (the next follows it). */
+  #syncWrite(sessionId: string, state: SessionState): string | undefined {
     if (state.sync) {
       state.again = true;
-      return;
+      return undefined;
     }
-    const write = this.#own.firstPass(sessionId, state.bindings, this.#keepConsole);
     state.sync = newSync(++state.started);
     this.counters.syncs++;
-    // One write: Chromium runs them back to back.
-    this.#toBrowser(write);
+    return this.#own.firstPass(sessionId, state.bindings, this.#keepConsole);
   }
 
   #onOwnResponse(id: number, message: Message): string[] {
@@ -237,7 +255,7 @@ export class QuietRuntime {
     }
     if (purpose.kind === 'compiled') {
       const next = afterCompile(this.#own, sessionId, purpose.plan, message);
-      if (next.toBrowser) this.#toBrowser(next.toBrowser);
+      if (next.toBrowser) this.#toBrowser(this.#followed.followed(purpose.plan.message.id, next.toBrowser, sessionId, state));
       return next.toDriver ? [next.toDriver] : [];
     }
     if (purpose.kind === 'preview') previewArrived(purpose.call, purpose.index, (message.result as { result?: { preview?: unknown } } | undefined)?.result?.preview);

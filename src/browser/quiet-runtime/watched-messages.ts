@@ -34,7 +34,11 @@ export const REPLAYED_EVENTS = ['{"method":"Runtime.consoleAPICalled"', '{"metho
 export const SCRIPT_METHODS = new Set(['Runtime.evaluate', 'Runtime.callFunctionOn']);
 export const USER_AGENT_METHODS = new Set(['Emulation.setUserAgentOverride', 'Network.setUserAgentOverride']);
 export const WINDOW_METHODS = new Set(['Browser.getVersion', 'Browser.setWindowBounds']);
-export const WATCHED_COMMANDS = new Set([...WINDOW_METHODS, 'Runtime.enable', 'Runtime.disable', 'Page.createIsolatedWorld', 'Runtime.addBinding', 'Runtime.removeBinding', 'Target.detachFromTarget', ...USER_AGENT_METHODS, ...SCRIPT_METHODS]);
+/** Input whose handlers may log, then navigate: a click (press and release), a key going down, text put in. */
+export const INPUT_METHODS = new Set(['Input.dispatchMouseEvent', 'Input.dispatchKeyEvent', 'Input.insertText', 'Input.dispatchTouchEvent']);
+/** Of those, the events that run no handler of that kind (a pointer moving, a key going up, a wheel): their first bytes (Playwright sends `type` first). */
+export const QUIET_INPUT = /^\{"id":\d+,"method":"Input\.dispatch(Mouse|Key|Touch)Event","params":\{"type":"(mouseMoved|mouseWheel|keyUp|touchMove)"/;
+export const WATCHED_COMMANDS = new Set([...WINDOW_METHODS, ...INPUT_METHODS, 'Runtime.enable', 'Runtime.disable', 'Page.createIsolatedWorld', 'Runtime.addBinding', 'Runtime.removeBinding', 'Target.detachFromTarget', ...USER_AGENT_METHODS, ...SCRIPT_METHODS]);
 // Playwright writes sessionId last: the session of a big command (a 300 kB script) without decoding it.
 export const SESSION_AT_END = /"sessionId":"([^"\\]+)"\}$/;
 export const RESPONSE_ID = /^\{"id":(-?\d+)/;
