@@ -89,6 +89,24 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
     assert.ok(sum(mine) <= sum(theirs) + 1200, `ours took ${sum(mine)} ms for the three clicks, the upstream ${sum(theirs)} ms`);
   });
 
+  test('a button that never stands still, and a disabled one: the click fails at the upstream\'s timeout, with its error, not once the pointer\'s way is added to it', { timeout: 120_000 }, async (t) => {
+    const play = async (d: Driver) => {
+      const clicks: { text: string; ms: number }[] = [];
+      for (const [page, label] of [['/never-still', 'Catch me'], ['/disabled-button', 'Not yet']] as const) {
+        await d.go(page);
+        clicks.push({ text: await d.click(label), ms: d.durations.at(-1)! });
+      }
+      return clicks;
+    };
+    const { theirs, mine } = await sideBySide(play);
+    t.diagnostic(`the clicks took (ms), upstream CLI: ${theirs.map((c) => c.ms).join(', ')}; ours: ${mine.map((c) => c.ms).join(', ')}`);
+    for (const [i, why] of ['element is not stable', 'element is not enabled'].entries()) {
+      for (const side of [theirs, mine]) assert.match(side[i]!.text, new RegExp(`### Error\\nTimeoutError: browserBackend\\.callTool: Timeout 5000ms exceeded\\.[\\s\\S]*${why}`));
+      // The pointer's way (0.3-1 s) used to come on top of the action's 5 s.
+      assert.ok(mine[i]!.ms <= theirs[i]!.ms + 400, `${why}: ours answered in ${mine[i]!.ms} ms, the upstream in ${theirs[i]!.ms} ms`);
+    }
+  });
+
   test('a page that stalls on every pointer move still gets its click, as from the upstream', { timeout: 120_000 }, async (t) => {
     const play = async (d: Driver) => {
       await d.go('/mousemove-trap');

@@ -175,6 +175,9 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/worker-loop': html('Busy worker', `<p>worker spins</p><script>new Worker(URL.createObjectURL(new Blob(['for(;;){}'], { type: 'text/javascript' })))</script>`),
   // A debugger statement every 20 ms: it pauses the page only where a debugger is attached.
   '/debugger-loop': html('Debugger statements', `${button('Go', "document.title = 'went'")}<script>setInterval(() => { debugger; }, 20); debugger;</script>`),
+  // Buttons no click can land on: one that never stands still, one that stays disabled (pages-against-input.test.ts).
+  '/never-still': html('Never still', `<style>@keyframes slide { from { left: 0 } to { left: 600px } } button { position: absolute; top: 80px; animation: slide 1s linear infinite }</style>${button('Catch me', "document.title = 'caught'")}`),
+  '/disabled-button': html('Disabled button', button('Not yet', "document.title = 'pressed'").replace('<button', '<button disabled')),
   // A click that logs, then leaves for a server that never answers (silent-pages.test.ts).
   '/leave-on-click': html('Leave on click', button('Leave', "console.log('leaving by click'); location.href = '/hang'")),
   '/never-loads': html('Never loads', '<p>an image that never arrives</p><img src="/hang">'),

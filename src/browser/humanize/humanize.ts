@@ -9,6 +9,7 @@ import { fillLikeAPerson, focusLikeAPerson } from './field.ts';
 import { heldPress, keepPlainKeyboard, nothing, pageOf, typeLikeAPerson } from './keys.ts';
 import { heldByDialog, raisesDialogsOnInput, untilDialog } from './dialog-watch.ts';
 import { approach, PREPARE_MS } from './pointer.ts';
+import { sharedTimeout } from './action-timeout.ts';
 import { rememberNormalize, replacementFor } from './replaced-target.ts';
 import { selectLikeAPerson } from './select.ts';
 import { buttonHoldMs, keyHoldMs, STALL_MS, tapHoldMs } from './timing.ts';
@@ -64,7 +65,8 @@ function patchLocator(proto: Proto): void {
         argv[0] = replaced ? { ...options, ...hold } : { ...options, ...hold, position };
         if (replaced) return { self: replaced };
       };
-      return callAsUpstream()(before, original, this, argv);
+      const timeout = sharedTimeout(before, argv, 0);
+      return timeout.settle(callAsUpstream()(timeout.before, original, this, argv));
     };
   }
   const dragTo = proto.dragTo!;
@@ -81,7 +83,8 @@ function patchLocator(proto: Proto): void {
       if (!own && (await dragLikeAPerson(this, target).catch(() => false))) return { result: undefined };
       argv[1] = { ...options, sourcePosition: source };
     };
-    return callAsUpstream()(before, dragTo, this, argv);
+    const timeout = sharedTimeout(before, argv, 1);
+    return timeout.settle(callAsUpstream()(timeout.before, dragTo, this, argv));
   };
   const selectOption = proto.selectOption!;
   proto.selectOption = function (this: Locator, values: unknown, options: Options = {}) {
@@ -92,7 +95,9 @@ function patchLocator(proto: Proto): void {
       const chosen = await withDeadline(selectLikeAPerson(this, wanted).catch(() => undefined), PREPARE_MS * 4);
       return chosen ? { result: chosen } : heldByDialog(this.page()) ? { result: [] } : undefined;
     };
-    return callAsUpstream()(before, selectOption, this, [values, options]);
+    const argv = [values, options];
+    const timeout = sharedTimeout(before, argv, 1);
+    return timeout.settle(callAsUpstream()(timeout.before, selectOption, this, argv));
   };
   const fill = proto.fill!;
   proto.fill = function (this: Locator, value: string, options: Options = {}) {
