@@ -1,6 +1,7 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
 import type { UserScripts } from './user-scripts.ts';
+import { unrecorded } from './unrecorded.ts';
 
 // Playwright keeps its own page script in an isolated "utility" world the
 // page cannot see, but hands element handles over to the page's main world:
@@ -81,7 +82,8 @@ async function evalInUtilityWorld<T>(locator: Locator, fn: WorldFunction, arg: u
   if (!frame?._channel || typeof selector !== 'string') return null;
   const value = arg === undefined ? { v: 'undefined' } : { s: JSON.stringify(arg) };
   const params = { selector, strict: true, expression: fn.toString(), isFunction: true, arg: { value, handles: [] }, world: 'utility' };
-  const { value: answer } = (await frame._channel.evalOnSelector(params)) as { value?: { s?: unknown } };
+  // Ours, not the upstream's: left out of a trace the user records (unrecorded.ts).
+  const { value: answer } = (await unrecorded(frame, () => frame._channel!.evalOnSelector(params))) as { value?: { s?: unknown } };
   return typeof answer?.s === 'string' ? (JSON.parse(answer.s) as T) : null;
 }
 

@@ -7,6 +7,7 @@ import { pointerHeld } from './held-pointer.ts';
 import { pointInPage } from './frame-point.ts';
 import { between, sleep, STALL_MS } from './timing.ts';
 import { wheelIntoView } from './wheel.ts';
+import { unrecorded } from '../unrecorded.ts';
 
 // The pointer's way to an element: a curved path with human timing, on the
 // pixel grid a mouse lands on (a fractional position at a device pixel ratio
@@ -104,6 +105,11 @@ async function pathTo(locator: Locator, box: ElementBox, from: Point, target: Po
 export async function approach(locator: Locator): Promise<Point | undefined> {
   const page = locator.page();
   if (!isHumanized(page) || raisesDialogsOnInput(page)) return undefined;
+  // The way there is ours: the action that follows is what a trace records (unrecorded.ts).
+  return unrecorded(page, () => way(locator, page));
+}
+
+async function way(locator: Locator, page: Page): Promise<Point | undefined> {
   const watch = watchForDialog(page);
   // A call cancelled on the way: the rest of it is the upstream's action, at once (cancelled-calls.ts).
   const call = toolCallOf(page);

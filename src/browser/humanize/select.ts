@@ -4,6 +4,7 @@ import { inputStep, watchForDialog } from './dialog-watch.ts';
 import { plainPress } from './keys.ts';
 import { approach, PREPARE_MS } from './pointer.ts';
 import { between, buttonHoldMs, keyHoldMs, sleep } from './timing.ts';
+import { unrecorded } from '../unrecorded.ts';
 
 interface SelectOption {
   value: string;
@@ -44,7 +45,7 @@ async function planOf(select: Locator, wanted: { any?: string; label?: string })
   if (!options) return undefined;
   // Playwright's rule: the first option whose value or label matches (label only when asked by label).
   const target = options.findIndex((o) => (wanted.any !== undefined && (o.value === wanted.any || o.label === wanted.any)) || o.label === wanted.label);
-  const value = await select.inputValue({ timeout: PREPARE_MS });
+  const value = await unrecorded(select.page(), () => select.inputValue({ timeout: PREPARE_MS }));
   const from = options.findIndex((o) => o.value === value);
   if (target < 0 || options[target]!.skipped || from < 0) return undefined;
   return { options, target, from };
@@ -58,7 +59,7 @@ async function planOf(select: Locator, wanted: { any?: string; label?: string })
  * The selected value, or undefined when the plain action should run instead.
  */
 export async function selectLikeAPerson(select: Locator, wanted: { any?: string; label?: string }): Promise<string[] | undefined> {
-  if ((await select.locator('xpath=self::select[not(@multiple)][not(@size) or @size <= 1]').count()) !== 1) return undefined;
+  if ((await unrecorded(select.page(), () => select.locator('xpath=self::select[not(@multiple)][not(@size) or @size <= 1]').count())) !== 1) return undefined;
   if (!(await planOf(select, wanted))) return undefined;
   // The press lands where the pointer stopped, inside the select.
   if (!(await approach(select))) return undefined;
@@ -91,7 +92,7 @@ export async function selectLikeAPerson(select: Locator, wanted: { any?: string;
     }
     if (!(await step(() => plainPress(page.keyboard, 'Enter', { delay: keyHoldMs() })))) return undefined;
     await sleep(between(30, 80));
-    return (await select.inputValue({ timeout: PREPARE_MS })) === options[target]!.value ? [options[target]!.value] : undefined;
+    return (await unrecorded(select.page(), () => select.inputValue({ timeout: PREPARE_MS }))) === options[target]!.value ? [options[target]!.value] : undefined;
   } finally {
     watch.dispose();
   }
