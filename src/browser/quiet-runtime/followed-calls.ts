@@ -27,7 +27,8 @@ export class FollowedCalls {
 
   /** The call (Playwright's id `id`) as text to send, a sync of its session after it. */
   followed(id: number, call: string, sessionId: string | undefined, state: SessionState | undefined): string {
-    if (!sessionId || !state?.quiet) return call;
+    // A page behind a dialog answers no sync until it closes (the flush leaves it out too).
+    if (!sessionId || !state?.quiet || state.dialogOpen) return call;
     const sync = this.#syncs.write(sessionId, state);
     // The number of the first sync to run after the call: this one, or the one that follows the running one.
     this.#calls.set(id, { sessionId, seq: state.started + (sync ? 0 : 1) });
@@ -40,7 +41,7 @@ export class FollowedCalls {
     if (!call) return;
     this.#calls.delete(id);
     const state = sessions.get(call.sessionId);
-    if (state?.quiet && !(state.sync && state.sync.seq >= call.seq)) this.#syncs.request(call.sessionId, state);
+    if (state?.quiet && !state.dialogOpen && !(state.sync && state.sync.seq >= call.seq)) this.#syncs.request(call.sessionId, state);
   }
 
   /** The session went: its answers will not come. */
