@@ -7,7 +7,7 @@ import { commitsWithin, watchCommits } from './document-commits.ts';
 import { makeCurrentTab, openDialogOf, watchDialogs } from './open-dialogs.ts';
 import { watchRenderers } from './renderer-activity.ts';
 import { learnTargetId, rendererAnswers, targetIdOf, type ScriptStops } from './script-stop.ts';
-import { unrecorded } from './unrecorded.ts';
+import { ownSession } from './unrecorded.ts';
 
 // Chromium gives a stuck renderer's unload 500 ms, then closes its page anyway
 // (measured: ~520 ms for an endless loop); a page that takes longer is kept
@@ -55,7 +55,7 @@ async function probe(context: BrowserContext, page: Page, probeMs: number, stops
   // (a navigate to a server that never answers timed out 3 s after the upstream's). A navigation sent a moment ago
   // may be a refresh loop's next document, answered in milliseconds: it is waited for (up to FRESH_NAVIGATION_MS).
   if (await navigationStillWaiting(page, FRESH_NAVIGATION_MS)) return 'navigating';
-  const session = await withDeadline(unrecorded(page, () => context.newCDPSession(page)).catch(() => undefined), probeMs);
+  const session = await withDeadline(ownSession(context, page).catch(() => undefined), probeMs);
   if (!session) return silent();
   // Ran Playwright's script within the time the probe would give it: busy with tasks of its own (a
   // click on a page of 2.5 s tasks timed out 0.5-2 s after its last answer), asked only briefly.

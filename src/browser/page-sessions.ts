@@ -1,6 +1,6 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
-import { unrecorded } from './unrecorded.ts';
+import { ownSession } from './unrecorded.ts';
 
 /**
  * A DevTools session of ours per page, for one concern (each its own, so one
@@ -14,7 +14,7 @@ export function pageSessions(openMs: number): (page: Page) => Promise<CDPSession
   return (page) => {
     let session = sessions.get(page);
     if (!session) {
-      const opening = unrecorded(page, () => page.context().newCDPSession(page)).catch(() => undefined);
+      const opening = ownSession(page.context(), page).catch(() => undefined);
       session = withDeadline(opening, openMs);
       sessions.set(page, session);
       void session.then((opened) => {

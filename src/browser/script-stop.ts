@@ -1,6 +1,6 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
-import { unrecorded } from './unrecorded.ts';
+import { ownSession } from './unrecorded.ts';
 
 /** What the quiet runtime's shim does to a page's renderer on Playwright's own DevTools sessions. */
 export interface ScriptStops {
@@ -48,7 +48,7 @@ async function lookUp(context: BrowserContext, page: Page, ms: number): Promise<
 }
 
 async function targetInfo(context: BrowserContext, page: Page, ms: number): Promise<TargetInfo | undefined> {
-  const session = await withDeadline(unrecorded(page, () => context.newCDPSession(page)).catch(() => undefined), ms);
+  const session = await withDeadline(ownSession(context, page).catch(() => undefined), ms);
   if (!session) return undefined;
   try {
     return await askTargetInfo(session, ms);

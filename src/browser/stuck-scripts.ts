@@ -6,7 +6,7 @@ import { hasCrashed } from './crashed-tabs.ts';
 import { tabBeingLeft } from './leaving-tab.ts';
 import { isCurrentTab } from './upstream-tabs.ts';
 import { navigationWaitingFor } from './waiting-navigations.ts';
-import { unrecorded } from './unrecorded.ts';
+import { ownSession } from './unrecorded.ts';
 
 // Renderers that hold up a call without being its page. A frame of another
 // site runs in a renderer of its own (an out-of-process iframe); a popup of
@@ -55,7 +55,7 @@ interface Probe {
  * Playwright refuses one for, or a target gone).
  */
 async function probe(context: BrowserContext, target: Frame | Page): Promise<Probe | undefined> {
-  const session = await withDeadline(unrecorded(target, () => context.newCDPSession(target)).catch(() => undefined), PROBE_MS);
+  const session = await withDeadline(ownSession(context, target).catch(() => undefined), PROBE_MS);
   if (!session) return undefined;
   let answered = false;
   // The question stays open past PROBE_MS: a late answer clears the target before a stop.

@@ -7,11 +7,16 @@
 // Playwright's internal zone are neither recorded nor reported, as its own
 // helper calls are not; the action the upstream asked for still is.
 
+import type { BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
+
 type Wrap = <T>(this: object, work: () => Promise<T>, options: { internal: boolean; title: string }) => Promise<T>;
 
-/** Runs `work`, whose Playwright calls go unrecorded; `owner` is any Playwright object (a page, a context). */
-export function unrecorded<T>(owner: object, work: () => Promise<T>): Promise<T> {
+/** Runs `work`, whose Playwright calls go unrecorded; `owner`, a Playwright object that makes calls (a locator does not). */
+export function unrecorded<T>(owner: Page | Frame | BrowserContext, work: () => Promise<T>): Promise<T> {
   const wrap = (owner as { _wrapApiCall?: Wrap })._wrapApiCall;
   // An empty title: an error of `work` reads as it was thrown, with no name of Playwright's before it.
   return typeof wrap === 'function' ? wrap.call<object, [() => Promise<T>, { internal: boolean; title: string }], Promise<T>>(owner, work, { internal: true, title: '' }) : work();
 }
+
+/** A DevTools session of ours on the page or frame, opened unrecorded. */
+export const ownSession = (context: BrowserContext, target: Page | Frame): Promise<CDPSession> => unrecorded(target, () => context.newCDPSession(target));

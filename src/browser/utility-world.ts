@@ -1,4 +1,4 @@
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Frame, Locator, Page } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
 import type { UserScripts } from './user-scripts.ts';
 import { unrecorded } from './unrecorded.ts';
@@ -83,7 +83,7 @@ async function evalInUtilityWorld<T>(locator: Locator, fn: WorldFunction, arg: u
   const value = arg === undefined ? { v: 'undefined' } : { s: JSON.stringify(arg) };
   const params = { selector, strict: true, expression: fn.toString(), isFunction: true, arg: { value, handles: [] }, world: 'utility' };
   // Ours, not the upstream's: left out of a trace the user records (unrecorded.ts).
-  const { value: answer } = (await unrecorded(frame, () => frame._channel!.evalOnSelector(params))) as { value?: { s?: unknown } };
+  const { value: answer } = (await unrecorded(frame as unknown as Frame, () => frame._channel!.evalOnSelector(params))) as { value?: { s?: unknown } };
   return typeof answer?.s === 'string' ? (JSON.parse(answer.s) as T) : null;
 }
 

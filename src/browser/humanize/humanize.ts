@@ -10,7 +10,6 @@ import { heldPress, keepPlainKeyboard, nothing, pageOf, typeLikeAPerson } from '
 import { heldByDialog, raisesDialogsOnInput, untilDialog } from './dialog-watch.ts';
 import { approach, PREPARE_MS } from './pointer.ts';
 import { sharedTimeout } from './action-timeout.ts';
-import { unrecorded } from '../unrecorded.ts';
 import { rememberNormalize, replacementFor } from './replaced-target.ts';
 import { selectLikeAPerson } from './select.ts';
 import { buttonHoldMs, keyHoldMs, STALL_MS, tapHoldMs } from './timing.ts';
@@ -47,7 +46,7 @@ function patchLocator(proto: Proto): void {
       const argv: unknown[] = [options];
       const before = async () => {
         // Under a page's pointer lock no click reaches its element, with a position or without.
-        const lock = await unrecorded(this.page(), () => releasePointerLock(this.page(), frameOf(this))).catch(() => 'none' as const);
+        const lock = await releasePointerLock(this.page(), frameOf(this)).catch(() => 'none' as const);
         // A frame busy with a long task would hold each step of the way for it: the plain action, as the upstream's.
         if (options.position || lock === 'silent') return;
         // check and uncheck (fill_form's checkboxes and radios, through setChecked): a held click where the state changes.
@@ -60,7 +59,7 @@ function patchLocator(proto: Proto): void {
         if (heldByDialog(this.page())) return { result: undefined };
         if (!position) return;
         // Playwright lets the button up in the same millisecond (check and uncheck take no delay).
-        const replaced = await withDeadline(unrecorded(this, () => replacementFor(this)).catch(() => undefined), STALL_MS);
+        const replaced = await withDeadline(replacementFor(this).catch(() => undefined), STALL_MS);
         const hold = HOLDS.has(method) && options.delay === undefined ? { delay: replaced ? tapHoldMs() : buttonHoldMs() } : {};
         // The element that replaced the ref's is where the pointer is, not where the position was measured on the old one.
         argv[0] = replaced ? { ...options, ...hold } : { ...options, ...hold, position };
@@ -74,7 +73,7 @@ function patchLocator(proto: Proto): void {
   proto.dragTo = function (this: Locator, target: Locator, options: Options = {}) {
     const argv: unknown[] = [target, options];
     const before = async () => {
-      const lock = await unrecorded(this.page(), () => releasePointerLock(this.page(), frameOf(this))).catch(() => 'none' as const);
+      const lock = await releasePointerLock(this.page(), frameOf(this)).catch(() => 'none' as const);
       if (lock === 'silent') return;
       const source = await approach(this).catch(() => undefined);
       if (heldByDialog(this.page())) return { result: undefined };
@@ -126,7 +125,7 @@ function patchLocator(proto: Proto): void {
   proto.press = function (this: Locator, key: string, options: Options = {}) {
     if (!isHumanized(this.page()) || options.delay !== undefined) return callAsUpstream()(nothing, press, this, [key, options]);
     const before = async () => {
-      const replaced = await withDeadline(unrecorded(this, () => replacementFor(this)).catch(() => undefined), STALL_MS);
+      const replaced = await withDeadline(replacementFor(this).catch(() => undefined), STALL_MS);
       return replaced ? { self: replaced } : undefined;
     };
     return callAsUpstream()(before, press, this, [key, { ...options, delay: keyHoldMs() }]);
@@ -141,7 +140,7 @@ function patchKeyboard(proto: Proto): void {
   const press = proto.press!;
   proto.press = function (this: Keyboard, key: string, options: Options = {}) {
     const run = callAsUpstream();
-    const before = async () => (key === 'Escape' && (await unrecorded(pageOf(this), () => releasePointerLock(pageOf(this))).catch(() => 'none')) === 'released' ? { result: undefined } : undefined);
+    const before = async () => (key === 'Escape' && (await releasePointerLock(pageOf(this)).catch(() => 'none')) === 'released' ? { result: undefined } : undefined);
     if (!isHumanized(pageOf(this)) || options.delay !== undefined) return untilDialog(pageOf(this), run(before, press, this, [key, options]));
     const held = (keyboard: Keyboard) => heldPress(keyboard, key, keyHoldMs(), run);
     return untilDialog(pageOf(this), run(before, held, this, [this]));

@@ -1,4 +1,5 @@
 import type { Locator } from 'playwright-core';
+import { unrecorded } from '../unrecorded.ts';
 
 // The upstream finds a ref's element by `aria-ref=eN`, which names one
 // element: once the page replaces it (a list re-rendered, a component
@@ -25,8 +26,11 @@ export function rememberNormalize(proto: Record<string, (...args: any[]) => Prom
 }
 
 /** After the pointer's approach: the locator to act on when the ref's element is gone and its own locator finds one other; undefined to act on the ref. */
-export async function replacementFor(ref: Locator): Promise<Locator | undefined> {
-  const stand = normalized.get(ref);
-  if (!stand || (await ref.count()) > 0) return undefined;
-  return (await stand.count()) === 1 ? stand : undefined;
+export function replacementFor(ref: Locator): Promise<Locator | undefined> {
+  // Our counts, not the upstream's: left out of a trace the user records.
+  return unrecorded(ref.page(), async () => {
+    const stand = normalized.get(ref);
+    if (!stand || (await ref.count()) > 0) return undefined;
+    return (await stand.count()) === 1 ? stand : undefined;
+  });
 }
