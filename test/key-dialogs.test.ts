@@ -70,6 +70,37 @@ describe('dialogs from a field\'s handlers while typing', () => {
     assert.equal(mine.shown, 'clicked far below');
   });
 
+  test('a click whose pointer meets an alert on its way (the element itself on hover, or a band crossed on the way) answers with the dialog, and lands once the agent answers, 6 s later (the upstream CLI alongside)', { timeout: 120_000 }, async (t) => {
+    const { output, servers, site } = suite;
+    const [upstream, ours] = await Promise.all([connectUpstream(`${output.path}/upstream-way`), connect(testEnv(`${output.path}/ours-way`))]);
+    servers.push(upstream, ours);
+    const run = async (d: Driver) => {
+      const seen: Record<string, { dialog: string; shown?: string }> = {};
+      for (const [path, label] of [['/hover-alert', 'Hover alert'], ['/crossing-alert', 'At the top']]) {
+        await d.go(path!);
+        const said = await d.click(label!);
+        const dialog = said.match(/\["alert" dialog with message "([^"]*)"\]/)?.[1] ?? 'none';
+        // A model's turn, longer than the click's own 5 s timeout.
+        if (dialog !== 'none') await d.call('browser_wait_for', { time: 6 });
+        const answered = dialog !== 'none' ? await d.call('browser_handle_dialog', { accept: true }) : said;
+        // The click's result, or the answer's, may come before the page retitles itself.
+        const shown = title(answered) === 'clicked' ? 'clicked' : title(await d.call('browser_snapshot'));
+        seen[path!] = { dialog, shown };
+      }
+      return seen;
+    };
+    const theirsDriver = new Driver(upstream.client, site);
+    const mineDriver = new Driver(ours.client, site);
+    const [theirs, mine] = await Promise.all([run(theirsDriver), run(mineDriver)]);
+    t.diagnostic(`upstream CLI: ${JSON.stringify(theirs)}; ours: ${JSON.stringify(mine)}`);
+    assert.deepEqual(mineDriver.slow, [], `every call of ours answers within ${CALL_BOUND_MS} ms`);
+    assert.deepEqual(mine['/hover-alert'], theirs['/hover-alert'], 'the button that alerts on hover: the same dialog, and the click lands after the answer');
+    assert.deepEqual(theirs['/hover-alert'], { dialog: 'over the button', shown: 'clicked' });
+    // The upstream's pointer jumps to the button and crosses nothing; ours crosses the band from below.
+    assert.deepEqual(theirs['/crossing-alert'], { dialog: 'none', shown: 'clicked' });
+    assert.deepEqual(mine['/crossing-alert'], { dialog: 'crossed the band', shown: 'clicked' }, 'the click lands once the band\'s dialog is answered (it used to be dropped)');
+  });
+
   test('a select whose change handler alerts: humanised, the call answers at once with the dialog; with --humanize=false it times out as the upstream\'s does, within a second of it, and names the dialog (the upstream CLI alongside)', { timeout: 120_000 }, async (t) => {
     const { output, servers, site } = suite;
     const [upstream, ours, plain] = await Promise.all([connectUpstream(`${output.path}/upstream-select`), connect(testEnv(`${output.path}/ours-select`)), connect(testEnv(`${output.path}/ours-select-plain`), ['--humanize=false'])]);

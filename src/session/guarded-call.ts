@@ -43,7 +43,7 @@ export async function guardedCall(session: GuardedCallSession, params: ToolCallP
   const sent = { at: performance.now(), browserRan: browser.running, closedTabs: browser.closedTabs };
   // Its humanised input (an input tool's, or the user's code's) hurries once the client cancels it.
   const context = await browser.currentContext();
-  if (context) toolCallStarts(context, extra.signal);
+  if (context) toolCallStarts(context, extra.signal, params.name);
   const inputEnds = isInputTool(params.name) ? await browser.inputStarts() : void (await browser.otherStarts());
   const navigation = NAVIGATION_TOOLS.has(params.name) ? await browser.navigationStarts() : undefined;
   let result: CallToolResult;

@@ -42,6 +42,9 @@ export const HOSTILE_PAGES: Record<string, string> = {
   '/key-alert': html('Alert on keys', `<input aria-label="Name" onkeydown="alert('key ' + event.key)">` + button('Show the name', "document.title = 'name: ' + document.querySelector('input').value")),
   '/focus-alert': html('Alert on focus', `<input aria-label="Name" onfocus="alert('focused')">` + button('Show the name', "document.title = 'name: ' + document.querySelector('input').value")),
   '/letter-alert': html('Alert on a letter', `<input aria-label="Name" onkeydown="if (event.key === 'd') alert('the letter d')">` + button('Show the name', "document.title = 'name: ' + document.querySelector('input').value")),
+  // A button that alerts as the pointer comes over it, and one at the top of a page whose middle band alerts the first time the pointer crosses it.
+  '/hover-alert': html('Alert on hover', `<button style="position:absolute;left:300px;top:300px" onmouseover="alert('over the button')" onclick="document.title = 'clicked'">Hover alert</button>`),
+  '/crossing-alert': html('Alert on the way', `<button style="position:absolute;left:20px;top:20px" onclick="document.title = 'clicked'">At the top</button><div style="position:absolute;left:0;top:200px;width:100%;height:300px;background:#eee" onmouseover="if (!window.crossed) { window.crossed = true; alert('crossed the band') }">band</div>`),
   // Below the fold of a page that alerts on every wheel event.
   '/wheel-alert': html('Alert on wheel', `<div style="height: 3000px" onwheel="alert('wheeled')">tall</div>` + button('Far below', "document.title = 'clicked far below'")),
   // Passkeys need a domain (open it on site.otherOrigin, localhost); each button fetches its challenge first, as sites do.

@@ -9,14 +9,19 @@ import type { BrowserContext, Page } from 'playwright-core';
 // by key (browser_type's slowly, browser_press_sequentially) goes on as the
 // upstream's does.
 
-const calls = new WeakMap<BrowserContext, AbortSignal>();
+const calls = new WeakMap<BrowserContext, { signal: AbortSignal; tool: string }>();
 
 /** The tool call that runs now in this context: its signal aborts when the client cancels it. */
-export function toolCallStarts(context: BrowserContext, signal: AbortSignal): void {
-  calls.set(context, signal);
+export function toolCallStarts(context: BrowserContext, signal: AbortSignal, tool: string): void {
+  calls.set(context, { signal, tool });
 }
 
 /** The signal of the call running now in the page's context, read when an input starts. */
 export function toolCallOf(page: Page): AbortSignal | undefined {
-  return calls.get(page.context());
+  return calls.get(page.context())?.signal;
+}
+
+/** The name of the tool running now in the page's context. */
+export function toolNameOf(page: Page): string | undefined {
+  return calls.get(page.context())?.tool;
 }

@@ -1,6 +1,7 @@
 import type { Dialog, Page } from 'playwright-core';
 import { withDeadline } from '../deadline.ts';
 import { openDialogOf } from '../open-dialogs.ts';
+import { toolNameOf } from './cancelled-calls.ts';
 
 // A page may answer input with alert(): a keydown or focus handler, a wheel
 // or mouseover handler on the pointer's way. The renderer then holds every
@@ -8,7 +9,8 @@ import { openDialogOf } from '../open-dialogs.ts';
 // for that answer, where the upstream's actions (a fill without keys, a
 // scroll by script, one move to the target) meet no such handler or time out
 // in 5 s. Humanised input stops at the dialog, so the tool answers with the
-// modal state at once. The page is remembered until it leaves that address:
+// modal state at once; the action itself waits for the answer (dialogAnswered,
+// below). The page is remembered until it leaves that address:
 // its next actions run as the upstream runs them, or each answer would only
 // let the next event raise the dialog again.
 
@@ -59,8 +61,43 @@ export async function inputStep(watch: DialogWatch, work: () => Promise<unknown>
 /** Whether a dialog has stopped humanised input on this page (at its address) before. */
 export const raisesDialogsOnInput = (page: Page): boolean => inputRaisesDialogs.get(page) === page.url();
 
-/** A JavaScript dialog holds the page now: the action that humanised input prepared is not run (the tool answers with the dialog). */
+/** A JavaScript dialog holds the page now: the tool answers with it, and the action waits for its answer (dialogAnswered). */
 export const heldByDialog = (page: Page): boolean => !!openDialogOf(page);
+
+// The upstream's click or drag that meets a dialog (its one move onto the
+// element fires a mouseover handler's alert) is left waiting when the tool
+// answers with the dialog (these tools race their action against the page's
+// modal states), and goes on once the agent answers it, however long that
+// takes: the click lands then. The pointer's way meets dialogs the upstream's
+// single move does not (an element crossed on the way alerts on mouseover), and
+// must not drop the click there. Other tools (a hover, a form's checkbox) wait
+// for their action, not for a dialog: waiting for an answer there would hold
+// the very call the agent needs back to give it. An agent that never answers
+// leaves the action waiting this long.
+const ANSWER_MS = 10 * 60_000;
+const ANSWER_AWAITED_BY = new Set(['browser_click', 'browser_drag']);
+
+/** Whether the tool running now answers with a dialog while its action waits for the answer. */
+export const answerAwaited = (page: Page): boolean => ANSWER_AWAITED_BY.has(toolNameOf(page) ?? '');
+
+/** Whether the page's dialogs were answered (false: the page closed, or nobody answered in time). */
+export async function dialogAnswered(page: Page, withinMs = ANSWER_MS): Promise<boolean> {
+  const context = page.context();
+  let settle!: (answered: boolean) => void;
+  const settled = new Promise<boolean>((resolve) => (settle = resolve));
+  // After open-dialogs.ts has heard the close too; a page may open its next dialog at once.
+  const check = () => setImmediate(() => (page.isClosed() ? settle(false) : !openDialogOf(page) && settle(true)));
+  const onClose = () => settle(false);
+  context.on('dialogclosed', check);
+  page.once('close', onClose);
+  check();
+  try {
+    return (await withDeadline(settled, withinMs)) ?? false;
+  } finally {
+    context.off('dialogclosed', check);
+    page.off('close', onClose);
+  }
+}
 
 /**
  * `work`, or undefined as soon as the page opens a dialog: Playwright's key
