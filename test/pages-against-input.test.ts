@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { Driver, titleOf, upstreamAndOurs, useHostileSuite } from './helpers/hostile-driver.ts';
-import type { Connected } from './helpers/server.ts';
+import { connect, testEnv, type Connected } from './helpers/server.ts';
+import { connectUpstream } from './helpers/upstream-cli.ts';
 
 // Pages that fight the input a tool needs: one that scrolls itself back to
 // the top whenever it moves, one whose every pointer move or key costs 300 ms,
@@ -105,6 +106,23 @@ describe('pages that fight the input a tool needs (the upstream CLI alongside, i
       // The pointer's way (0.3-1 s) used to come on top of the action's 5 s.
       assert.ok(mine[i]!.ms <= theirs[i]!.ms + 400, `${why}: ours answered in ${mine[i]!.ms} ms, the upstream in ${theirs[i]!.ms} ms`);
     }
+  });
+
+  test('with a short --timeout-action (1500 ms) on both, a click on a disabled button fails at that timeout too, with its error', { timeout: 120_000 }, async (t) => {
+    const args = ['--timeout-action=1500'];
+    const [upstream, ours] = await Promise.all([connectUpstream(`${suite.output.path}/upstream-short`, args), connect(testEnv(`${suite.output.path}/ours-short`), args)]);
+    suite.servers.push(upstream, ours);
+    const play = async (server: Connected) => {
+      const d = new Driver(server.client, suite.site);
+      await d.go('/disabled-button');
+      return { text: await d.click('Not yet'), ms: d.durations.at(-1)! };
+    };
+    const theirs = await play(upstream);
+    const mine = await play(ours);
+    t.diagnostic(`the click took ${theirs.ms} ms on the upstream CLI, ${mine.ms} ms on ours`);
+    for (const side of [theirs, mine]) assert.match(side.text, /### Error\nTimeoutError: (browserBackend\.callTool: )?Timeout 1500ms exceeded\.[\s\S]*element is not enabled/);
+    // A whole second was left to the action after the pointer's way: 2140 against 1676 ms.
+    assert.ok(mine.ms <= theirs.ms + 400, `ours answered in ${mine.ms} ms, the upstream in ${theirs.ms} ms`);
   });
 
   test('a page that stalls on every pointer move still gets its click, as from the upstream', { timeout: 120_000 }, async (t) => {

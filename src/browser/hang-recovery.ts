@@ -28,12 +28,8 @@ const FRESH_NAVIGATION_MS = 1000;
 // left without a root answers it at once; one of long tasks only once the
 // task under way ends (seconds), and it has answered the probe: no wait for it.
 const SECOND_LOOK_MS = 1000;
-// A renderer that answered the probe this late was running a task of the page's
-// own: a page of long tasks, not one whose document is replaced over and over
-// (a new document answers at once). Such a page with a root gets no second
-// look: watching it cost a timed-out click on a page of 2.5 s tasks 1.5 s more
-// than the upstream's (measured: answered after 0.5-1.5 s, then 500 ms watched
-// and the second look's 1 s deadline, the renderer busy again).
+// A renderer that ran Playwright's script lately and does not answer within this
+// is running a task of the page's own (a page of long tasks): not waited for.
 const BUSY_ANSWER_MS = 250;
 // A dialog holds every page of its renderer until it is answered, and no silent
 // page is closed while one is open (below), so while one is, a short look tells
@@ -72,19 +68,17 @@ async function probe(context: BrowserContext, page: Page, probeMs: number, stops
   try {
     // Asked with the probe: a page of long tasks answers each only once the task under way ends.
     const first = look(probeMs);
-    const asked = performance.now();
     if (!(await rendererAnswers(session, lately ? BUSY_ANSWER_MS : probeMs))) {
       if (lately) return 'lately';
       // The browser answers this itself: which target to stop the script of, should the page be closed as stuck.
       if (!targetId) await learnTargetId(page, session, probeMs);
       return silent();
     }
-    const busy = performance.now() - asked >= BUSY_ANSWER_MS;
     const before = await first;
-    // A page whose main frame committed nothing lately is not replacing its document (the watch cost every timed-out call 0.5 s);
-    // nor is a busy one that committed once (a loop commits again and again, and on a loaded machine may answer late too).
-    const commits = commitsWithin(page, QUIET_DOCUMENT_MS);
-    if (!before.rootless && (commits === 0 || (busy && commits === 1))) return 'answers';
+    // A page whose main frame committed at most once lately (the navigate that opened it) is not replacing its document: a loop
+    // commits again and again. The watch cost every timed-out call 0.5 s, and each call timed out within 2 s of its page's
+    // navigate (a short --timeout-action) answered that much after the upstream's.
+    if (!before.rootless && commitsWithin(page, QUIET_DOCUMENT_MS) <= 1) return 'answers';
     await new Promise((resolve) => setTimeout(resolve, RELOAD_WATCH_MS));
     const after = await look(SECOND_LOOK_MS);
     if (before.loader && after.loader && before.loader !== after.loader) return 'reloading';
