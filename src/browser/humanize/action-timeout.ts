@@ -22,8 +22,11 @@ export interface SharedTimeout {
   settle<T>(call: Promise<T>): Promise<T>;
 }
 
-/** One timeout for the way there and the action after it; call on entry to the wrapper. */
-export function sharedTimeout(before: Before, argv: unknown[], at: number): SharedTimeout {
+/**
+ * One timeout for the way there and the action after it; call on entry to the wrapper.
+ * `own`: a click of ours (a field's focus, a box's tick), whose timeout bounds only its action.
+ */
+export function sharedTimeout(before: Before, argv: unknown[], at: number, own = false): SharedTimeout {
   const started = performance.now();
   let asked: number | undefined;
   let given: number | undefined;
@@ -33,7 +36,7 @@ export function sharedTimeout(before: Before, argv: unknown[], at: number): Shar
       const options = argv[at] as Options | undefined;
       const timeout = options?.timeout;
       // 0 is no timeout; without one, Playwright's default applies, which the upstream never leaves.
-      if (typeof timeout !== 'number' || !(timeout > 0)) return answered;
+      if (own || typeof timeout !== 'number' || !(timeout > 0)) return answered;
       const left = Math.max(Math.min(FLOOR_MS, Math.round(timeout * FLOOR_SHARE)), Math.round(timeout - (performance.now() - started)));
       if (left < timeout) {
         asked = timeout;

@@ -1,6 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { withDeadline } from '../deadline.ts';
 import { askInUtilityWorld, inUtilityWorld, SILENT } from '../utility-world.ts';
+import { toolCallOf } from './cancelled-calls.ts';
 import { inputStep, watchForDialog } from './dialog-watch.ts';
 import { plainPress, typeLikeAPerson } from './keys.ts';
 import { PREPARE_MS } from './pointer.ts';
@@ -94,6 +95,8 @@ async function focusByClick(field: Locator, click: Click): Promise<Focused | nul
  * humanised click.
  */
 export async function fillLikeAPerson(field: Locator, value: string, click: Click): Promise<boolean> {
+  // The call this fill is for: the client may cancel it and send the next one while the field is clicked.
+  const call = toolCallOf(field.page());
   const before = await fieldState(field);
   // Not a number for a number field: Playwright's fill throws the upstream's error before touching it; a click first would only delay that.
   const notANumber = before?.number && Number.isNaN(Number(value.trim()));
@@ -118,7 +121,7 @@ export async function fillLikeAPerson(field: Locator, value: string, click: Clic
       if (emptied !== 'gone' && emptied?.value !== '') return false;
     }
     await sleep(between(60, 180));
-    const typed = await typeLikeAPerson(keyboard, value, watch);
+    const typed = await typeLikeAPerson(keyboard, value, watch, call);
     if (typed !== 'typed') return typed === 'dialog';
     // A page that takes no key (it cancels every keydown) still gets the text, as the upstream's fill sets it.
     const after = await fieldOrGone(target);

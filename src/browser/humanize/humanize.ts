@@ -39,7 +39,13 @@ const typable = (text: unknown): text is string => typeof text === 'string' && t
 
 function patchLocator(proto: Proto): void {
   rememberNormalize(proto);
-  const click = (element: Locator, options: Options) => proto.click!.call(element, options);
+  // Our own clicks (a field's focus, a box's tick): their timeout bounds the press, not the upstream's call (action-timeout.ts).
+  const ownClicks = new WeakSet<Options>();
+  const click = (element: Locator, options: Options) => {
+    const own = { ...options };
+    ownClicks.add(own);
+    return proto.click!.call(element, own);
+  };
   for (const method of ['click', 'dblclick', 'hover', 'check', 'uncheck'] as const) {
     const original = proto[method]!;
     proto[method] = function (this: Locator, options: Options = {}) {
@@ -66,7 +72,7 @@ function patchLocator(proto: Proto): void {
         argv[0] = replaced ? { ...options, ...hold } : { ...options, ...hold, position };
         if (replaced) return { self: replaced };
       };
-      const timeout = sharedTimeout(before, argv, 0);
+      const timeout = sharedTimeout(before, argv, 0, ownClicks.has(options));
       return timeout.settle(callAsUpstream()(timeout.before, original, this, argv));
     };
   }

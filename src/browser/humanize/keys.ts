@@ -81,13 +81,14 @@ const SLOW_KEYS = 3;
  * one, a key waits as Playwright's own typing waits (browser_type's slowly
  * mode: the upstream answers with the dialog and types on after it). A
  * watched text whose call the client cancelled gets its rest at once
- * (cancelled-calls.ts).
+ * (cancelled-calls.ts): `call`, the tool call it types for, read as that
+ * call began (read here, after the click that focused the field, it may be
+ * the client's next call already, and the rest went into the next field).
  */
-export async function typeLikeAPerson(keyboard: Keyboard, text: string, watch?: DialogWatch): Promise<'typed' | 'dialog' | 'stalled'> {
+export async function typeLikeAPerson(keyboard: Keyboard, text: string, watch?: DialogWatch, call = watch ? toolCallOf(pageOf(keyboard)) : undefined): Promise<'typed' | 'dialog' | 'stalled'> {
   const keys = plain!;
   const step = (work: () => Promise<unknown>) => (watch ? inputStep(watch, work) : work().then(() => 'done' as const));
   const chars = [...text];
-  const call = watch ? toolCallOf(pageOf(keyboard)) : undefined;
   let slowInARow = 0;
   // One key with its hold; how long the page took over it beyond the hold counts towards a slow page.
   const typeKey = async (char: string) => {
