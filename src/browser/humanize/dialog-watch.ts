@@ -9,8 +9,8 @@ import { toolNameOf } from './cancelled-calls.ts';
 // for that answer, where the upstream's actions (a fill without keys, a
 // scroll by script, one move to the target) meet no such handler or time out
 // in 5 s. Humanised input stops at the dialog, so the tool answers with the
-// modal state at once; the action itself waits for the answer (dialogAnswered,
-// below). The page is remembered until it leaves that address:
+// modal state at once; a click or drag then waits for the answer
+// (afterDialogOnTheWay, below). The page is remembered until it leaves that address:
 // its next actions run as the upstream runs them, or each answer would only
 // let the next event raise the dialog again.
 
@@ -61,7 +61,7 @@ export async function inputStep(watch: DialogWatch, work: () => Promise<unknown>
 /** Whether a dialog has stopped humanised input on this page (at its address) before. */
 export const raisesDialogsOnInput = (page: Page): boolean => inputRaisesDialogs.get(page) === page.url();
 
-/** A JavaScript dialog holds the page now: the tool answers with it, and the action waits for its answer (dialogAnswered). */
+/** A JavaScript dialog holds the page now: the tool answers with it (afterDialogOnTheWay says what becomes of the action). */
 export const heldByDialog = (page: Page): boolean => !!openDialogOf(page);
 
 // The upstream's click or drag that meets a dialog (its one move onto the
@@ -77,11 +77,19 @@ export const heldByDialog = (page: Page): boolean => !!openDialogOf(page);
 const ANSWER_MS = 10 * 60_000;
 const ANSWER_AWAITED_BY = new Set(['browser_click', 'browser_drag']);
 
-/** Whether the tool running now answers with a dialog while its action waits for the answer. */
-export const answerAwaited = (page: Page): boolean => ANSWER_AWAITED_BY.has(toolNameOf(page) ?? '');
+/**
+ * The pointer's way met a dialog: in a tool whose call has answered with it
+ * (a click, a drag), undefined once the dialog is answered, and Playwright's
+ * own action runs then; elsewhere the action is left out ({ result: undefined }).
+ */
+export async function afterDialogOnTheWay(page: Page): Promise<{ result: undefined } | undefined> {
+  if (!ANSWER_AWAITED_BY.has(toolNameOf(page) ?? '')) return { result: undefined };
+  await dialogAnswered(page);
+  return undefined;
+}
 
 /** Whether the page's dialogs were answered (false: the page closed, or nobody answered in time). */
-export async function dialogAnswered(page: Page, withinMs = ANSWER_MS): Promise<boolean> {
+async function dialogAnswered(page: Page, withinMs = ANSWER_MS): Promise<boolean> {
   const context = page.context();
   let settle!: (answered: boolean) => void;
   const settled = new Promise<boolean>((resolve) => (settle = resolve));

@@ -7,7 +7,7 @@ import { checkLikeAPerson } from './check.ts';
 import { dragLikeAPerson } from './drag.ts';
 import { fillLikeAPerson, focusLikeAPerson } from './field.ts';
 import { heldPress, keepPlainKeyboard, nothing, pageOf, typeLikeAPerson } from './keys.ts';
-import { answerAwaited, dialogAnswered, heldByDialog, raisesDialogsOnInput, untilDialog } from './dialog-watch.ts';
+import { afterDialogOnTheWay, heldByDialog, raisesDialogsOnInput, untilDialog } from './dialog-watch.ts';
 import { approach, PREPARE_MS } from './pointer.ts';
 import { sharedTimeout } from './action-timeout.ts';
 import { rememberNormalize, replacementFor } from './replaced-target.ts';
@@ -63,7 +63,7 @@ function patchLocator(proto: Proto): void {
         }
         const position = await approach(this).catch(() => undefined);
         // A dialog on the way (an element crossed alerts on mouseover, a wheel handler): in a click, Playwright's own once it is answered.
-        if (heldByDialog(this.page())) return answerAwaited(this.page()) ? void (await dialogAnswered(this.page())) : { result: undefined };
+        if (heldByDialog(this.page())) return afterDialogOnTheWay(this.page());
         if (!position) return;
         // Playwright lets the button up in the same millisecond (check and uncheck take no delay).
         const replaced = await withDeadline(replacementFor(this).catch(() => undefined), STALL_MS);
@@ -83,7 +83,7 @@ function patchLocator(proto: Proto): void {
       const lock = await releasePointerLock(this.page(), frameOf(this)).catch(() => 'none' as const);
       if (lock === 'silent') return;
       const source = await approach(this).catch(() => undefined);
-      if (heldByDialog(this.page())) return answerAwaited(this.page()) ? void (await dialogAnswered(this.page())) : { result: undefined };
+      if (heldByDialog(this.page())) return afterDialogOnTheWay(this.page());
       if (!source) return;
       // Pressed, held, carried along a curve and let go as a hand does (drag.ts); else Playwright's drag from the pointer's point.
       const own = options.trial || options.force || options.targetPosition || options.sourcePosition;

@@ -1,6 +1,5 @@
 import type { Keyboard, Page } from 'playwright-core';
 import type { Call } from '../upstream-call.ts';
-import { toolCallOf } from './cancelled-calls.ts';
 import { inputStep, type DialogWatch } from './dialog-watch.ts';
 import { between, keyHoldMs, sleep } from './timing.ts';
 
@@ -80,12 +79,12 @@ const SLOW_KEYS = 3;
  * and on a page slow to take each key the rest is inserted at once; without
  * one, a key waits as Playwright's own typing waits (browser_type's slowly
  * mode: the upstream answers with the dialog and types on after it). A
- * watched text whose call the client cancelled gets its rest at once
- * (cancelled-calls.ts): `call`, the tool call it types for, read as that
- * call began (read here, after the click that focused the field, it may be
- * the client's next call already, and the rest went into the next field).
+ * text whose `call` the client cancelled gets its rest at once
+ * (cancelled-calls.ts): the tool call it types for, read as that call began
+ * (read here, after the click that focused the field, it was at times the
+ * client's next call already, and the rest went into the next field).
  */
-export async function typeLikeAPerson(keyboard: Keyboard, text: string, watch?: DialogWatch, call = watch ? toolCallOf(pageOf(keyboard)) : undefined): Promise<'typed' | 'dialog' | 'stalled'> {
+export async function typeLikeAPerson(keyboard: Keyboard, text: string, watch?: DialogWatch, call?: AbortSignal): Promise<'typed' | 'dialog' | 'stalled'> {
   const keys = plain!;
   const step = (work: () => Promise<unknown>) => (watch ? inputStep(watch, work) : work().then(() => 'done' as const));
   const chars = [...text];
